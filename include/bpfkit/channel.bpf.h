@@ -1,0 +1,101 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The BPF side of the event channel, included by every tool's BPF object.
+ *
+ * A tool calls bpfkit_selected() to apply the common filters and
+ * bpfkit_emit() to send a record. Both transports are compiled in; user
+ * space picks one at load time by setting bpfkit_cfg.ringbuf and retyping
+ * the unused map, and the verifier prunes the branch that is not taken.
+ */
+#ifndef BPFKIT_CHANNEL_BPF_H
+#define BPFKIT_CHANNEL_BPF_H
+
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include "bpfkit/config.h"
+
+const volatile struct bpfkit_cfg bpfkit_cfg = {
+	.uid = BPFKIT_ANY_UID,
+	.wakeup = 1,
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERF_EVENT_ARRAY);
+	__uint(key_size, sizeof(__u32));
+	__uint(value_size, sizeof(__u32));
+} bpfkit_perf SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 256 * 1024);
+} bpfkit_ring SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct bpfkit_stats);
+} bpfkit_stats SEC(".maps");
+
+/* True when the current task passes the common filters (-p, -u, -c, --cgroup). */
+static __always_inline bool bpfkit_selected(void)
+{
+	char comm[BPFKIT_COMM_LEN];
+	int i;
+
+	if (bpfkit_cfg.pid &&
+	    (bpf_get_current_pid_tgid() >> 32) != bpfkit_cfg.pid)
+		return false;
+	if (bpfkit_cfg.uid != BPFKIT_ANY_UID &&
+	    (__u32)bpf_get_current_uid_gid() != bpfkit_cfg.uid)
+		return false;
+	if (bpfkit_cfg.cgroup_id &&
+	    bpf_get_current_cgroup_id() != bpfkit_cfg.cgroup_id)
+		return false;
+	if (!bpfkit_cfg.comm[0])
+		return true;
+	bpf_get_current_comm(comm, sizeof(comm));
+	for (i = 0; i < BPFKIT_COMM_LEN; i++) {
+		if (comm[i] != bpfkit_cfg.comm[i])
+			return false;
+		if (!comm[i])
+			break;
+	}
+	return true;
+}
+
+/*
+ * Send one record to user space. Every attempt is counted as produced and
+ * every failure as dropped, so user space can account for each record.
+ * Wakeups are batched: the reader is woken once bpfkit_cfg.wakeup records
+ * are pending, and flushes whatever is left on its poll timeout.
+ */
+static __always_inline long bpfkit_emit(void *ctx, const void *data, __u64 size)
+{
+	struct bpfkit_stats *stats;
+	__u32 zero = 0;
+	__u64 pending, flags;
+	long err;
+
+	stats = bpf_map_lookup_elem(&bpfkit_stats, &zero);
+	if (!stats)
+		return -1;
+	__sync_fetch_and_add(&stats->produced, 1);
+
+	if (bpfkit_cfg.ringbuf) {
+		pending = bpf_ringbuf_query(&bpfkit_ring, BPF_RB_AVAIL_DATA);
+		flags = pending + size >= bpfkit_cfg.wakeup * size ||
+					pending >= bpfkit_cfg.ring_wakeup_max ?
+				BPF_RB_FORCE_WAKEUP :
+				BPF_RB_NO_WAKEUP;
+		err = bpf_ringbuf_output(&bpfkit_ring, (void *)data, size, flags);
+	} else {
+		err = bpf_perf_event_output(ctx, &bpfkit_perf, BPF_F_CURRENT_CPU,
+					    (void *)data, size);
+	}
+	if (err)
+		__sync_fetch_and_add(&stats->dropped, 1);
+	return err;
+}
+
+#endif /* BPFKIT_CHANNEL_BPF_H */

@@ -1,0 +1,60 @@
+# SPDX-License-Identifier: GPL-2.0
+# Shared by the integration tests: run a tool in the background, trigger
+# events, wait for its output, and clean up.
+
+ROOT=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
+BIN=$ROOT/build/bin
+HELPERS=$ROOT/build/test/helpers
+
+# Loading BPF needs root; without it the test says SKIP and why.
+require_root() {
+	[ "$(id -u)" = 0 ] || skip "needs root to load BPF programs"
+}
+
+# start_tool TOOL ARG...: run TOOL in the background, stdout to $OUT and
+# stderr to $ERR, and return once it is attached and tracing.
+start_tool() {
+	OUT=$BATS_TEST_TMPDIR/out
+	ERR=$BATS_TEST_TMPDIR/err
+	"$BIN/$1" "${@:2}" >"$OUT" 2>"$ERR" &
+	TOOL_PID=$!
+	if ! wait_for "$ERR" 'tracing; hit Ctrl-C to end' 20; then
+		echo "# $1 did not start:" >&3
+		sed 's/^/# /' "$ERR" >&3
+		return 1
+	fi
+}
+
+# stop_tool [SIGNAL]: stop the tool (SIGINT by default), set $TOOL_STATUS.
+stop_tool() {
+	kill -"${1:-INT}" "$TOOL_PID" 2>/dev/null
+	TOOL_STATUS=0
+	wait "$TOOL_PID" || TOOL_STATUS=$?
+	TOOL_PID=
+}
+
+# wait_for FILE REGEX [SECONDS]: until a line of FILE matches (extended) REGEX.
+wait_for() {
+	local i
+	for ((i = 0; i < ${3:-5} * 20; i++)); do
+		grep -Eq -- "$2" "$1" 2>/dev/null && return 0
+		sleep 0.05
+	done
+	echo "# no line matching '$2' in $1 after ${3:-5}s; it holds:" >&3
+	sed 's/^/# /' "$1" | tail -20 >&3
+	return 1
+}
+
+# unique_comm: a command name no other process has.
+unique_comm() {
+	echo "bk$$-$RANDOM" | cut -c1-15
+}
+
+# Never leave a tool running after a test.
+teardown() {
+	if [ -n "${TOOL_PID:-}" ]; then
+		kill -KILL "$TOOL_PID" 2>/dev/null
+		wait "$TOOL_PID" 2>/dev/null
+	fi
+	return 0
+}

@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/* JSON escaping of hostile kernel bytes, and the JSON Lines writer. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+#include "cli.h"
+#include "output.h"
+
+/* Escape LEN bytes of S and compare with EXPECT (quotes included). */
+static void check_escape(const char *s, size_t len, const char *expect)
+{
+	char *buf = NULL;
+	size_t size = 0;
+	FILE *f = open_memstream(&buf, &size);
+
+	assert_non_null(f);
+	bpfkit_json_escape(f, s, len);
+	fclose(f);
+	assert_string_equal(buf, expect);
+	free(buf);
+}
+
+static void test_plain(void **state)
+{
+	check_escape("bash", 16, "\"bash\"");
+	check_escape("", 16, "\"\"");
+}
+
+static void test_quotes_and_backslashes(void **state)
+{
+	check_escape("a\"b\\c", 16, "\"a\\\"b\\\\c\"");
+}
+
+static void test_control_bytes(void **state)
+{
+	check_escape("a\nb\tc\x01\x1f\x7f", 16,
+		     "\"a\\nb\\tc\\u0001\\u001f\\u007f\"");
+}
+
+static void test_stops_at_nul_and_len(void **state)
+{
+	check_escape("abc\0def", 7, "\"abc\"");
+	check_escape("abcdef", 3, "\"abc\"");
+}
+
+static void test_valid_utf8_kept(void **state)
+{
+	check_escape("caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x90\x9d", 32,
+		     "\"caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x90\x9d\"");
+}
+
+static void test_invalid_utf8_replaced(void **state)
+{
+	/* Lone continuation, truncated sequence, overlong, surrogate. */
+	check_escape("\x80", 8, "\"\\ufffd\"");
+	check_escape("a\xc3", 8, "\"a\\ufffd\"");
+	check_escape("\xc0\xaf", 8, "\"\\ufffd\\ufffd\"");
+	check_escape("\xed\xa0\x80", 8, "\"\\ufffd\\ufffd\\ufffd\"");
+	check_escape("\xf4\x90\x80\x80", 8,
+		     "\"\\ufffd\\ufffd\\ufffd\\ufffd\"");
+	check_escape("\xff\xfe", 8, "\"\\ufffd\\ufffd\"");
+}
+
+/* A sequence cut by LEN is invalid, even if the next byte would fit. */
+static void test_truncated_by_len(void **state)
+{
+	check_escape("\xe2\x82\xac", 2, "\"\\ufffd\\ufffd\"");
+}
+
+static void test_object(void **state)
+{
+	struct bpfkit_json j;
+	char *buf = NULL;
+	size_t size = 0;
+	FILE *f = open_memstream(&buf, &size);
+
+	bpfkit_json_begin(&j, f);
+	bpfkit_json_int(&j, "pid", -1);
+	bpfkit_json_uint(&j, "n", 18446744073709551615ULL);
+	bpfkit_json_bool(&j, "ok", true);
+	bpfkit_json_str(&j, "comm", "x\"y", 16);
+	bpfkit_json_array_begin(&j, "args");
+	bpfkit_json_str(&j, NULL, "a", 4);
+	bpfkit_json_str(&j, NULL, "b", 4);
+	bpfkit_json_array_end(&j);
+	bpfkit_json_array_begin(&j, "none");
+	bpfkit_json_array_end(&j);
+	bpfkit_json_end(&j);
+	fclose(f);
+	assert_string_equal(buf, "{\"pid\":-1,\"n\":18446744073709551615,"
+				 "\"ok\":true,\"comm\":\"x\\\"y\","
+				 "\"args\":[\"a\",\"b\"],\"none\":[]}\n");
+	free(buf);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_plain),
+		cmocka_unit_test(test_quotes_and_backslashes),
+		cmocka_unit_test(test_control_bytes),
+		cmocka_unit_test(test_stops_at_nul_and_len),
+		cmocka_unit_test(test_valid_utf8_kept),
+		cmocka_unit_test(test_invalid_utf8_replaced),
+		cmocka_unit_test(test_truncated_by_len),
+		cmocka_unit_test(test_object),
+	};
+
+	return cmocka_run_group_tests_name("json", tests, NULL, NULL);
+}

@@ -1,0 +1,56 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Find bpfkit's Debian packages, and install the missing ones.
+#
+#   tools/deps.sh [--check] GROUP...   groups: build test vm bench clang19
+#
+# As root with apt, missing packages are installed; otherwise (or with
+# --check) the exact apt-get line is printed and the exit status is 1.
+# Nothing is fetched from anywhere but the distribution's archive.
+set -eu
+
+check_only=0
+if [ "${1:-}" = "--check" ]; then
+	check_only=1
+	shift
+fi
+[ $# -gt 0 ] || set -- build
+
+pkgs=
+for group in "$@"; do
+	case $group in
+	build) pkgs="$pkgs make gcc libc6-dev clang llvm bpftool libbpf-dev libelf-dev zlib1g-dev libzstd-dev pkg-config linux-libc-dev" ;;
+	test) pkgs="$pkgs libcmocka-dev bats jq util-linux procps libclang-rt-dev valgrind" ;;
+	vm) pkgs="$pkgs qemu-system-x86 busybox-static kmod cpio" ;;
+	bench) pkgs="$pkgs libbpf-tools bpftrace gnuplot-nox" ;;
+	clang19) pkgs="$pkgs clang-19" ;;
+	*) echo "deps.sh: unknown group '$group' (build test vm bench clang19)" >&2; exit 2 ;;
+	esac
+done
+
+if ! command -v dpkg-query >/dev/null 2>&1; then
+	echo "deps.sh: not a Debian system; install the equivalents of:$pkgs" >&2
+	exit 1
+fi
+
+missing=
+for p in $pkgs; do
+	status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
+	case $status in
+	*" installed") ;;
+	*) missing="$missing $p" ;;
+	esac
+done
+[ -z "$missing" ] && exit 0
+
+if [ "$check_only" = 1 ] || [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null 2>&1; then
+	echo "bpfkit: missing packages; install them with:" >&2
+	echo "  sudo apt-get install -y$missing" >&2
+	exit 1
+fi
+echo "deps.sh: installing$missing"
+export DEBIAN_FRONTEND=noninteractive
+apt-get install -y -q --no-install-recommends $missing >/dev/null 2>&1 || {
+	apt-get update -q >/dev/null
+	apt-get install -y -q --no-install-recommends $missing
+}

@@ -1,0 +1,340 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/* The command line every tool shares: common options, parsing, usage errors. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <pwd.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/vfs.h>
+#include <linux/magic.h>
+#include "cli.h"
+#include "diag.h"
+
+#ifndef BPFKIT_VERSION
+#define BPFKIT_VERSION "unknown"
+#endif
+
+/* Keys of the long-only options. */
+enum {
+	OPT_CGROUP = 0x1000,
+	OPT_RINGBUF,
+	OPT_PAGES,
+	OPT_WAKEUP,
+	OPT_LATENCY,
+	OPT_BTF,
+};
+
+struct bpfkit_env bpfkit_env = {
+	.cfg = { .uid = BPFKIT_ANY_UID },
+	.pages = 64,
+	.wakeup = 64,
+	.latency_ms = 100,
+};
+
+/* Every common option, with the BPFKIT_OPT_* bit that offers it (0: always). */
+static const struct {
+	unsigned int mask;
+	struct argp_option opt;
+} common_options[] = {
+	{ BPFKIT_OPT_FILTERS, { NULL, 0, NULL, 0, "Filters (applied in the kernel):", 10 } },
+	{ BPFKIT_OPT_PID, { "pid", 'p', "PID", 0, "Trace this process only", 0 } },
+	{ BPFKIT_OPT_UID, { "uid", 'u', "UID|USER", 0, "Trace this user only", 0 } },
+	{ BPFKIT_OPT_COMM, { "comm", 'c', "NAME", 0, "Trace this command name only", 0 } },
+	{ BPFKIT_OPT_CGROUP, { "cgroup", OPT_CGROUP, "PATH", 0, "Trace this cgroup v2 only", 0 } },
+	{ BPFKIT_OPT_JSON | BPFKIT_OPT_TIME, { NULL, 0, NULL, 0, "Output:", 20 } },
+	{ BPFKIT_OPT_JSON, { "json", 'j', NULL, 0, "Print JSON Lines, one object per record", 0 } },
+	{ BPFKIT_OPT_TIME, { "time", 'T', NULL, 0, "Include a wall-clock time column", 0 } },
+	{ BPFKIT_OPT_TIME, { "timestamp", 't', NULL, 0, "Include seconds since start", 0 } },
+	{ BPFKIT_OPT_CHANNEL, { NULL, 0, NULL, 0, "Event channel:", 30 } },
+	{ BPFKIT_OPT_CHANNEL, { "ringbuf", OPT_RINGBUF, NULL, 0, "Use the BPF ring buffer (kernel 5.8+) instead of the perf buffer", 0 } },
+	{ BPFKIT_OPT_CHANNEL, { "buffer-pages", OPT_PAGES, "N", 0, "Buffer size in pages per CPU, a power of two (default 64)", 0 } },
+	{ BPFKIT_OPT_CHANNEL, { "wakeup", OPT_WAKEUP, "N", 0, "Wake the reader every N records (default 64)", 0 } },
+	{ BPFKIT_OPT_CHANNEL, { "latency", OPT_LATENCY, "MS", 0, "Longest delay before a record is printed (default 100)", 0 } },
+	{ 0, { NULL, 0, NULL, 0, "General:", 40 } },
+	{ 0, { "duration", 'd', "SECONDS", 0, "Stop after SECONDS", 0 } },
+	{ 0, { "btf", OPT_BTF, "FILE", 0, "Kernel BTF to use when the kernel has none", 0 } },
+	{ 0, { "verbose", 'v', NULL, 0, "Show libbpf's debug output", 0 } },
+	{ 0, { "help", 'h', NULL, 0, "Show this help", 0 } },
+	{ 0, { "version", 'V', NULL, 0, "Show the version", 0 } },
+};
+
+#define MAX_OPTIONS 64
+
+static const struct bpfkit_tool *cur_tool;
+static bool error_reported;
+
+int bpfkit_usage_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: ", bpfkit_env.tool);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	error_reported = true;
+	return EINVAL;
+}
+
+int bpfkit_parse_ulong(const char *name, const char *arg, unsigned long min,
+		       unsigned long max, unsigned long *out)
+{
+	unsigned long val;
+	char *end;
+
+	errno = 0;
+	val = strtoul(arg, &end, 10);
+	if (!*arg || *end || arg[0] == '-' || arg[0] == '+' || errno ||
+	    val < min || val > max)
+		return bpfkit_usage_error(
+			"invalid %s '%s': expected a whole number from %lu to %lu",
+			name, arg, min, max);
+	*out = val;
+	return 0;
+}
+
+int bpfkit_parse_uid(const char *name, const char *arg, __u32 *uid)
+{
+	struct passwd *pw;
+	unsigned long val;
+	char *end;
+
+	if (!*arg)
+		return bpfkit_usage_error("invalid %s '': expected a uid or user name", name);
+	if (arg[0] >= '0' && arg[0] <= '9') {
+		errno = 0;
+		val = strtoul(arg, &end, 10);
+		if (*end || errno || val >= BPFKIT_ANY_UID)
+			return bpfkit_usage_error(
+				"invalid %s '%s': expected a uid from 0 to %u or a user name",
+				name, arg, BPFKIT_ANY_UID - 1);
+		*uid = val;
+		return 0;
+	}
+	pw = getpwnam(arg);
+	if (!pw)
+		return bpfkit_usage_error("invalid %s '%s': no such user", name, arg);
+	*uid = pw->pw_uid;
+	return 0;
+}
+
+static int parse_pid(const char *arg, __u32 *pid)
+{
+	unsigned long val;
+	int err;
+
+	err = bpfkit_parse_ulong("-p/--pid", arg, 1, INT_MAX, &val);
+	if (err)
+		return err;
+	if (kill(val, 0) && errno == ESRCH)
+		return bpfkit_usage_error("invalid -p/--pid '%s': no such process", arg);
+	*pid = val;
+	return 0;
+}
+
+static int parse_comm(const char *arg, char *comm)
+{
+	size_t len = strlen(arg);
+
+	if (!len || len >= BPFKIT_COMM_LEN)
+		return bpfkit_usage_error(
+			"invalid -c/--comm '%s': expected 1 to %d characters (the kernel keeps %d)",
+			arg, BPFKIT_COMM_LEN - 1, BPFKIT_COMM_LEN - 1);
+	memcpy(comm, arg, len + 1);
+	return 0;
+}
+
+/* The cgroup v2 id of a directory is the kernfs id in its file handle. */
+static int parse_cgroup(const char *arg, __u64 *id)
+{
+	struct {
+		struct file_handle fh;
+		__u64 id;
+	} h = { .fh.handle_bytes = sizeof(__u64) };
+	struct statfs st;
+	int mount_id;
+
+	if (statfs(arg, &st))
+		return bpfkit_usage_error("invalid --cgroup '%s': %s", arg,
+					  strerror(errno));
+	if (st.f_type != CGROUP2_SUPER_MAGIC)
+		return bpfkit_usage_error(
+			"invalid --cgroup '%s': not a cgroup v2 directory (e.g. /sys/fs/cgroup/...)",
+			arg);
+	if (name_to_handle_at(AT_FDCWD, arg, &h.fh, &mount_id, 0))
+		return bpfkit_usage_error("invalid --cgroup '%s': %s", arg,
+					  strerror(errno));
+	*id = h.id;
+	return 0;
+}
+
+static int parse_duration(const char *arg, double *out)
+{
+	char *end;
+	double val;
+
+	errno = 0;
+	val = strtod(arg, &end);
+	if (!*arg || *end || errno || !(val > 0) || val > 31536000)
+		return bpfkit_usage_error(
+			"invalid -d/--duration '%s': expected seconds, more than 0 and at most 31536000",
+			arg);
+	*out = val;
+	return 0;
+}
+
+static int parse_pages(const char *arg, unsigned int *pages)
+{
+	unsigned long val;
+	int err;
+
+	err = bpfkit_parse_ulong("--buffer-pages", arg, 1, 65536, &val);
+	if (err)
+		return err;
+	if (val & (val - 1))
+		return bpfkit_usage_error(
+			"invalid --buffer-pages '%s': expected a power of two",
+			arg);
+	*pages = val;
+	return 0;
+}
+
+static int parse_common(int key, char *arg, struct argp_state *state)
+{
+	struct bpfkit_env *env = &bpfkit_env;
+	unsigned long val;
+	int err;
+
+	switch (key) {
+	case 'p':
+		return parse_pid(arg, &env->cfg.pid);
+	case 'u':
+		return bpfkit_parse_uid("-u/--uid", arg, &env->cfg.uid);
+	case 'c':
+		return parse_comm(arg, env->cfg.comm);
+	case OPT_CGROUP:
+		return parse_cgroup(arg, &env->cfg.cgroup_id);
+	case 'j':
+		env->json = true;
+		return 0;
+	case 'T':
+		env->wall_time = true;
+		return 0;
+	case 't':
+		env->rel_time = true;
+		return 0;
+	case OPT_RINGBUF:
+		env->ringbuf = true;
+		return 0;
+	case OPT_PAGES:
+		return parse_pages(arg, &env->pages);
+	case OPT_WAKEUP:
+		err = bpfkit_parse_ulong("--wakeup", arg, 1, 1000000, &val);
+		env->wakeup = val;
+		return err;
+	case OPT_LATENCY:
+		err = bpfkit_parse_ulong("--latency", arg, 1, 60000, &val);
+		env->latency_ms = val;
+		return err;
+	case 'd':
+		return parse_duration(arg, &env->duration);
+	case OPT_BTF:
+		if (access(arg, R_OK))
+			return bpfkit_usage_error("invalid --btf '%s': %s", arg,
+						  strerror(errno));
+		env->btf_path = arg;
+		return 0;
+	case 'v':
+		env->verbose = true;
+		return 0;
+	case 'h':
+		argp_help(state->root_argp, stdout, ARGP_HELP_STD_HELP,
+			  (char *)env->tool);
+		exit(BPFKIT_EXIT_OK);
+	case 'V':
+		printf("%s (bpfkit %s)\n", env->tool, BPFKIT_VERSION);
+		exit(BPFKIT_EXIT_OK);
+	}
+	return ARGP_ERR_UNKNOWN;
+}
+
+/* Name the argument getopt refused: unknown, or missing its value. */
+static void report_bad_option(const struct argp_option *opts,
+			      struct argp_state *state)
+{
+	const char *bad = state->argv[state->next - 1];
+	const struct argp_option *o;
+
+	for (o = opts; o->name || o->key || o->doc; o++) {
+		bool is_long = bad[1] == '-' && o->name &&
+			       !strcmp(bad + 2, o->name);
+		bool is_short = bad[1] != '-' && o->key == bad[1] && !bad[2];
+
+		if (o->arg && (is_long || is_short)) {
+			bpfkit_usage_error("option '%s' needs a value (%s)",
+					   bad, o->arg);
+			return;
+		}
+	}
+	bpfkit_usage_error("unknown option '%s'; see '%s --help'", bad,
+			   bpfkit_env.tool);
+}
+
+static error_t parse_opt(int key, char *arg, struct argp_state *state)
+{
+	const struct bpfkit_tool *tool = cur_tool;
+	int err;
+
+	if (key == ARGP_KEY_ERROR) {
+		if (!error_reported)
+			report_bad_option(state->root_argp->options, state);
+		return 0;
+	}
+	err = parse_common(key, arg, state);
+	if (err != ARGP_ERR_UNKNOWN)
+		return err;
+	err = tool->own_parser ? tool->own_parser(key, arg, state) :
+				 ARGP_ERR_UNKNOWN;
+	if (err == ARGP_ERR_UNKNOWN && key == ARGP_KEY_ARG)
+		return bpfkit_usage_error("unexpected argument '%s'; see '%s --help'",
+					  arg, tool->name);
+	return err;
+}
+
+void bpfkit_parse(const struct bpfkit_tool *tool, int argc, char **argv)
+{
+	static struct argp_option options[MAX_OPTIONS];
+	const struct argp_option *own;
+	struct argp argp = {
+		.options = options,
+		.parser = parse_opt,
+		.args_doc = tool->args_doc,
+		.doc = tool->doc,
+	};
+	size_t i, n = 0;
+
+	cur_tool = tool;
+	bpfkit_env.tool = tool->name;
+
+	/* The tool's own options first, then the common ones it offers. */
+	for (own = tool->own_options; own && (own->name || own->key || own->doc);
+	     own++)
+		options[n++] = *own;
+	for (i = 0; i < sizeof(common_options) / sizeof(common_options[0]); i++) {
+		unsigned int mask = common_options[i].mask;
+
+		if (!mask || (mask & tool->options))
+			options[n++] = common_options[i].opt;
+	}
+
+	if (argp_parse(&argp, argc, argv, ARGP_NO_ERRS | ARGP_NO_HELP, NULL,
+		       NULL))
+		exit(BPFKIT_EXIT_USAGE);
+	bpfkit_setup_logging(bpfkit_env.verbose);
+}

@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * The command line every tool shares. A tool declares which common options
+ * it offers and adds its own; bpfkit_parse() fills bpfkit_env with the
+ * result or prints one line naming the bad option and exits with
+ * BPFKIT_EXIT_USAGE.
+ */
+#ifndef BPFKIT_CLI_H
+#define BPFKIT_CLI_H
+
+#include <argp.h>
+#include <stdbool.h>
+#include "bpfkit/config.h"
+
+/* Exit codes, the same for every tool. */
+#define BPFKIT_EXIT_OK 0
+#define BPFKIT_EXIT_FAIL 1 /* runtime failure: privileges, kernel, I/O */
+#define BPFKIT_EXIT_USAGE 2 /* bad command line */
+
+/* Common options a tool may offer (-d, -v, -h, -V and --btf always are). */
+enum {
+	BPFKIT_OPT_PID = 1 << 0, /* -p PID */
+	BPFKIT_OPT_UID = 1 << 1, /* -u UID|USER */
+	BPFKIT_OPT_COMM = 1 << 2, /* -c NAME */
+	BPFKIT_OPT_CGROUP = 1 << 3, /* --cgroup PATH */
+	BPFKIT_OPT_JSON = 1 << 4, /* -j */
+	BPFKIT_OPT_TIME = 1 << 5, /* -T, -t */
+	BPFKIT_OPT_CHANNEL = 1 << 6, /* --ringbuf, --buffer-pages, ... */
+	BPFKIT_OPT_FILTERS = BPFKIT_OPT_PID | BPFKIT_OPT_UID |
+			     BPFKIT_OPT_COMM | BPFKIT_OPT_CGROUP,
+	BPFKIT_OPT_EVENTS = BPFKIT_OPT_FILTERS | BPFKIT_OPT_JSON |
+			    BPFKIT_OPT_TIME | BPFKIT_OPT_CHANNEL,
+};
+
+/* What the common options say, after parsing. */
+struct bpfkit_env {
+	const char *tool; /* the tool's name, for messages */
+	struct bpfkit_cfg cfg; /* filters, written to .rodata before load */
+	double duration; /* seconds to run; 0: until a signal */
+	bool json; /* JSON Lines instead of columns */
+	bool wall_time; /* -T: wall-clock time column */
+	bool rel_time; /* -t: seconds since start column */
+	bool verbose; /* -v: libbpf's own log */
+	bool ringbuf; /* --ringbuf: ring buffer instead of perf buffer */
+	unsigned int pages; /* --buffer-pages: buffer size, in pages per CPU */
+	unsigned int wakeup; /* --wakeup: records per reader wakeup */
+	unsigned int latency_ms; /* --latency: longest wait before a flush */
+	const char *btf_path; /* --btf: kernel BTF for kernels without one */
+};
+
+extern struct bpfkit_env bpfkit_env;
+
+/* What a tool tells the command line about itself. */
+struct bpfkit_tool {
+	const char *name;
+	const char *doc; /* argp doc: one line, '\v', examples */
+	const char *args_doc; /* positional arguments, or NULL */
+	unsigned int options; /* BPFKIT_OPT_* offered */
+	const struct argp_option *own_options; /* NULL-terminated, or NULL */
+	argp_parser_t own_parser; /* handles own options, or NULL */
+};
+
+/* Parse argv; on a usage error print one line and exit(BPFKIT_EXIT_USAGE). */
+void bpfkit_parse(const struct bpfkit_tool *tool, int argc, char **argv);
+
+/* Report a bad option argument in one line; returns EINVAL for argp. */
+int bpfkit_usage_error(const char *fmt, ...)
+	__attribute__((format(printf, 1, 2)));
+
+/* Parse a whole decimal number in [min, max] for option NAME. */
+int bpfkit_parse_ulong(const char *name, const char *arg, unsigned long min,
+		       unsigned long max, unsigned long *out);
+
+/* Parse a uid given as a number or a user name. */
+int bpfkit_parse_uid(const char *name, const char *arg, __u32 *uid);
+
+#endif /* BPFKIT_CLI_H */

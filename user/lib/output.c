@@ -1,0 +1,183 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/* Time columns and a JSON Lines writer safe for arbitrary kernel bytes. */
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include "cli.h"
+#include "output.h"
+
+static struct timespec start;
+
+void bpfkit_output_start(void)
+{
+	clock_gettime(CLOCK_MONOTONIC, &start);
+}
+
+static double since_start(void)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (now.tv_sec - start.tv_sec) +
+	       (now.tv_nsec - start.tv_nsec) / 1e9;
+}
+
+static void wall_clock(char *buf, size_t len)
+{
+	time_t t = time(NULL);
+	struct tm tm;
+
+	localtime_r(&t, &tm);
+	strftime(buf, len, "%H:%M:%S", &tm);
+}
+
+void bpfkit_print_time_header(void)
+{
+	if (bpfkit_env.wall_time)
+		printf("%-8s ", "TIME");
+	if (bpfkit_env.rel_time)
+		printf("%-9s ", "TIME(s)");
+}
+
+void bpfkit_print_time(void)
+{
+	char buf[16];
+
+	if (bpfkit_env.wall_time) {
+		wall_clock(buf, sizeof(buf));
+		printf("%-8s ", buf);
+	}
+	if (bpfkit_env.rel_time)
+		printf("%-9.3f ", since_start());
+}
+
+/* Length of the valid UTF-8 sequence at S (at most N bytes), or 0. */
+static size_t utf8_len(const unsigned char *s, size_t n)
+{
+	size_t len, i;
+	unsigned int cp;
+
+	if (s[0] < 0xc2 || s[0] > 0xf4)
+		return 0;
+	len = s[0] < 0xe0 ? 2 : s[0] < 0xf0 ? 3 : 4;
+	if (len > n)
+		return 0;
+	cp = s[0] & (0x7f >> len);
+	for (i = 1; i < len; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	/* Reject overlong forms, UTF-16 surrogates and beyond U+10FFFF. */
+	if ((len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000) ||
+	    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
+		return 0;
+	return len;
+}
+
+/*
+ * Quotes, backslashes and control bytes are escaped; valid UTF-8 is kept;
+ * each byte that is not valid UTF-8 becomes U+FFFD.
+ */
+void bpfkit_json_escape(FILE *f, const char *str, size_t len)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	size_t i = 0, n;
+
+	fputc('"', f);
+	while (i < len && s[i]) {
+		unsigned char c = s[i];
+
+		if (c == '"' || c == '\\') {
+			fputc('\\', f);
+			fputc(c, f);
+		} else if (c == '\n') {
+			fputs("\\n", f);
+		} else if (c == '\t') {
+			fputs("\\t", f);
+		} else if (c < 0x20 || c == 0x7f) {
+			fprintf(f, "\\u%04x", c);
+		} else if (c < 0x80) {
+			fputc(c, f);
+		} else if ((n = utf8_len(s + i, len - i))) {
+			fwrite(s + i, 1, n, f);
+			i += n;
+			continue;
+		} else {
+			fputs("\\ufffd", f);
+		}
+		i++;
+	}
+	fputc('"', f);
+}
+
+static void key(struct bpfkit_json *j, const char *k)
+{
+	if (!j->first)
+		fputc(',', j->f);
+	j->first = false;
+	if (k)
+		fprintf(j->f, "\"%s\":", k);
+}
+
+void bpfkit_json_begin(struct bpfkit_json *j, FILE *f)
+{
+	char buf[16];
+
+	j->f = f;
+	j->first = true;
+	fputc('{', f);
+	if (bpfkit_env.wall_time) {
+		wall_clock(buf, sizeof(buf));
+		key(j, "time");
+		fprintf(f, "\"%s\"", buf);
+	}
+	if (bpfkit_env.rel_time) {
+		key(j, "ts");
+		fprintf(f, "%.6f", since_start());
+	}
+}
+
+void bpfkit_json_int(struct bpfkit_json *j, const char *k, long long v)
+{
+	key(j, k);
+	fprintf(j->f, "%lld", v);
+}
+
+void bpfkit_json_uint(struct bpfkit_json *j, const char *k,
+		      unsigned long long v)
+{
+	key(j, k);
+	fprintf(j->f, "%llu", v);
+}
+
+void bpfkit_json_bool(struct bpfkit_json *j, const char *k, bool v)
+{
+	key(j, k);
+	fputs(v ? "true" : "false", j->f);
+}
+
+void bpfkit_json_str(struct bpfkit_json *j, const char *k, const char *s,
+		     size_t len)
+{
+	key(j, k);
+	bpfkit_json_escape(j->f, s, len);
+}
+
+void bpfkit_json_array_begin(struct bpfkit_json *j, const char *k)
+{
+	key(j, k);
+	fputc('[', j->f);
+	j->first = true;
+}
+
+void bpfkit_json_array_end(struct bpfkit_json *j)
+{
+	fputc(']', j->f);
+	j->first = false;
+}
+
+void bpfkit_json_end(struct bpfkit_json *j)
+{
+	fputs("}\n", j->f);
+}

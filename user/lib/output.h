@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * Output shared by every tool: the -T/-t time columns and a JSON Lines
+ * writer that turns any kernel bytes into valid JSON.
+ */
+#ifndef BPFKIT_OUTPUT_H
+#define BPFKIT_OUTPUT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <linux/types.h>
+
+/* Remember when the tool started, for -t. */
+void bpfkit_output_start(void);
+
+/* Print the headers of the enabled time columns (-T, -t). */
+void bpfkit_print_time_header(void);
+
+/* Print the enabled time columns for an event seen now. */
+void bpfkit_print_time(void);
+
+/* One JSON object being written to F. */
+struct bpfkit_json {
+	FILE *f;
+	bool first;
+};
+
+/* Start an object; adds "time"/"ts" fields when -T/-t are on. */
+void bpfkit_json_begin(struct bpfkit_json *j, FILE *f);
+void bpfkit_json_int(struct bpfkit_json *j, const char *key, long long v);
+void bpfkit_json_uint(struct bpfkit_json *j, const char *key,
+		      unsigned long long v);
+void bpfkit_json_bool(struct bpfkit_json *j, const char *key, bool v);
+/* Kernel bytes, up to LEN or the first NUL; any byte yields valid JSON. */
+void bpfkit_json_str(struct bpfkit_json *j, const char *key, const char *s,
+		     size_t len);
+/* An array of strings: call begin, then str with key NULL, then end. */
+void bpfkit_json_array_begin(struct bpfkit_json *j, const char *key);
+void bpfkit_json_array_end(struct bpfkit_json *j);
+/* Close the object and end the line. */
+void bpfkit_json_end(struct bpfkit_json *j);
+
+/* Write bytes as a JSON string (with quotes): see bpfkit_json_str(). */
+void bpfkit_json_escape(FILE *f, const char *s, size_t len);
+
+#endif /* BPFKIT_OUTPUT_H */

@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/* The main loop: poll, tick, report losses, stop cleanly, summarize. */
+#include <errno.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <time.h>
+#include "cli.h"
+#include "diag.h"
+#include "output.h"
+#include "run.h"
+
+#define LOSS_REPORT_MS 1000
+#define DRAIN_ROUNDS 16
+
+static volatile sig_atomic_t exiting;
+
+static void on_signal(int sig)
+{
+	exiting = 1;
+}
+
+void bpfkit_stop(void)
+{
+	exiting = 1;
+}
+
+bool bpfkit_stopping(void)
+{
+	return exiting;
+}
+
+static __u64 now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000ULL + ts.tv_nsec / 1000000;
+}
+
+/* No SA_RESTART: a signal must interrupt the poll. */
+static void catch_signals(void)
+{
+	struct sigaction sa = { .sa_handler = on_signal };
+
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+}
+
+/* Report records lost since the last report, at most once per call. */
+static void report_loss(struct bpfkit_channel *ch, __u64 *reported)
+{
+	struct bpfkit_counts c;
+
+	if (bpfkit_channel_counts(ch, &c) || c.lost == *reported)
+		return;
+	if (bpfkit_env.json)
+		printf("{\"type\":\"lost\",\"lost\":%llu,\"total\":%llu}\n",
+		       c.lost - *reported, c.lost);
+	bpfkit_error("lost %llu events (%llu in total): the reader fell behind; use a larger --buffer-pages or narrower filters",
+		     c.lost - *reported, c.lost);
+	*reported = c.lost;
+}
+
+/* Deliver what is still buffered until the counters add up. */
+static void drain(struct bpfkit_channel *ch)
+{
+	struct bpfkit_counts c;
+	int i;
+
+	for (i = 0; i < DRAIN_ROUNDS; i++) {
+		bpfkit_channel_flush(ch);
+		if (bpfkit_channel_counts(ch, &c) ||
+		    c.delivered + c.lost >= c.produced)
+			break;
+	}
+}
+
+static void summarize(struct bpfkit_channel *ch)
+{
+	struct bpfkit_counts c;
+
+	if (bpfkit_channel_counts(ch, &c))
+		return;
+	if (bpfkit_env.json)
+		printf("{\"type\":\"summary\",\"events\":%llu,\"lost\":%llu,\"produced\":%llu}\n",
+		       c.delivered, c.lost, c.produced);
+	fflush(stdout);
+	bpfkit_error("%llu events, %llu lost", c.delivered, c.lost);
+}
+
+/* stdout went away (e.g. `tool | head -1`): stop quietly. */
+static bool stdout_closed(void)
+{
+	if (fflush(stdout) == 0)
+		return false;
+	return errno == EPIPE;
+}
+
+int bpfkit_run(struct bpfkit_channel *ch, const struct bpfkit_tick *tick)
+{
+	__u64 start = now_ms(), now = start, next_tick = 0, next_loss = 0;
+	__u64 end = bpfkit_env.duration ?
+			    start + (__u64)(bpfkit_env.duration * 1000) :
+			    0;
+	__u64 reported = 0;
+	int err = 0;
+
+	catch_signals();
+	bpfkit_output_start();
+	fprintf(stderr, "%s: tracing; hit Ctrl-C to end\n", bpfkit_env.tool);
+	if (tick)
+		next_tick = start + tick->interval_ms;
+	next_loss = start + LOSS_REPORT_MS;
+
+	while (!exiting) {
+		__u64 wake = now + bpfkit_env.latency_ms;
+		struct timespec ts;
+
+		if (tick && next_tick < wake)
+			wake = next_tick;
+		if (end && end < wake)
+			wake = end;
+		if (ch) {
+			err = bpfkit_channel_poll(ch, wake > now ? wake - now : 0);
+			if (err < 0) {
+				bpfkit_fail("read events", err);
+				break;
+			}
+			err = 0;
+		} else if (wake > now) {
+			ts.tv_sec = (wake - now) / 1000;
+			ts.tv_nsec = (wake - now) % 1000 * 1000000;
+			nanosleep(&ts, NULL);
+		}
+		now = now_ms();
+		if (tick && now >= next_tick) {
+			if (tick->fn(tick->ctx))
+				break;
+			next_tick += tick->interval_ms;
+		}
+		if (ch && now >= next_loss) {
+			report_loss(ch, &reported);
+			next_loss = now + LOSS_REPORT_MS;
+		}
+		if (stdout_closed())
+			return 0;
+		if (end && now >= end)
+			break;
+	}
+
+	if (ch) {
+		drain(ch);
+		report_loss(ch, &reported);
+		if (stdout_closed())
+			return 0;
+		summarize(ch);
+	}
+	return err;
+}

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * The main loop every tool runs after attaching: poll the channel, call the
+ * tool's periodic report, report losses, stop on SIGINT, SIGTERM, SIGHUP,
+ * --duration expiry or a closed stdout, then drain and print the summary.
+ */
+#ifndef BPFKIT_RUN_H
+#define BPFKIT_RUN_H
+
+#include "channel.h"
+
+/* A periodic report, e.g. printing counts every interval. */
+struct bpfkit_tick {
+	unsigned int interval_ms;
+	int (*fn)(void *ctx); /* non-zero return stops the loop */
+	void *ctx;
+};
+
+/*
+ * Run until told to stop. CH may be NULL for tools that only read maps;
+ * TICK may be NULL for tools that only print events. Returns 0 or -errno.
+ */
+int bpfkit_run(struct bpfkit_channel *ch, const struct bpfkit_tick *tick);
+
+/* Ask the loop to stop, e.g. after --count events. */
+void bpfkit_stop(void);
+
+/* True once a stop was requested. */
+bool bpfkit_stopping(void);
+
+#endif /* BPFKIT_RUN_H */
