@@ -46,6 +46,7 @@ LIB := $(BUILD)/libbpfkit.a
 
 UNIT_TESTS := $(patsubst tests/unit/%.c,$(TESTBIN)/unit/%,$(wildcard tests/unit/*.c))
 TEST_HELPERS := $(patsubst tests/helpers/%.c,$(TESTBIN)/helpers/%,$(wildcard tests/helpers/*.c))
+TEST_PROGS := $(patsubst tests/progs/%.bpf.c,$(TESTBIN)/progs/%,$(wildcard tests/progs/*.bpf.c))
 MAN_PAGES := $(wildcard man/*.8)
 
 # BPF side: CO-RE objects against the checked-in vmlinux.h.
@@ -90,11 +91,16 @@ $(BUILD)/user.flags: FORCE | $(BUILD)
 		echo '$(CC) $(USER_CFLAGS) $(LDFLAGS) $(LDLIBS)' > $@
 
 $(BUILD) $(OBJ)/bpf $(OBJ)/lib $(OBJ)/user $(OBJ)/test $(GEN) $(BIN) \
-$(TESTBIN)/unit $(TESTBIN)/helpers:
+$(TESTBIN)/unit $(TESTBIN)/helpers $(TESTBIN)/progs:
 	$(Q)mkdir -p $@
 
 # bpf/X.bpf.c -> clang -> bpftool gen object (drops DWARF) -> skeleton.
+# Test programs (tests/progs/X.bpf.c) take the same path.
 $(OBJ)/bpf/%.tmp.o: bpf/%.bpf.c $(VMLINUX) | $(OBJ)/bpf
+	$(call msg,BPF,$@)
+	$(Q)$(CLANG) $(BPF_CFLAGS) $(CLANG_SYS_INCLUDES) -MMD -MP -c $< -o $@
+
+$(OBJ)/bpf/%.tmp.o: tests/progs/%.bpf.c $(VMLINUX) | $(OBJ)/bpf
 	$(call msg,BPF,$@)
 	$(Q)$(CLANG) $(BPF_CFLAGS) $(CLANG_SYS_INCLUDES) -MMD -MP -c $< -o $@
 
@@ -133,17 +139,25 @@ $(BIN)/%: $(OBJ)/user/%.o $(LIB) | $(BIN)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@
 
+$(OBJ)/test/%.o: tests/progs/%.c $(GEN)/%.skel.h $(BUILD)/user.flags | $(OBJ)/test
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(USER_CFLAGS) -MMD -MP -c $< -o $@
+
+$(TESTBIN)/progs/%: $(OBJ)/test/%.o $(LIB) | $(TESTBIN)/progs
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@
+
 # Tests: cmocka unit tests and the small trigger programs tests run.
 $(TESTBIN)/unit/%: tests/unit/%.c $(LIB) $(BUILD)/user.flags | $(TESTBIN)/unit $(OBJ)/test
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(USER_CFLAGS) $(LDFLAGS) -MMD -MP -MF $(OBJ)/test/$*.d $< $(LIB) -lcmocka $(LDLIBS) -o $@
+	$(Q)$(CC) $(USER_CFLAGS) $(LDFLAGS) -MMD -MP -MF $(OBJ)/test/unit-$*.d $< $(LIB) -lcmocka $(LDLIBS) -o $@
 
 $(TESTBIN)/helpers/%: tests/helpers/%.c $(BUILD)/user.flags | $(TESTBIN)/helpers $(OBJ)/test
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(USER_CFLAGS) $(LDFLAGS) -MMD -MP -MF $(OBJ)/test/$*.d $< -o $@
+	$(Q)$(CC) $(USER_CFLAGS) $(LDFLAGS) -MMD -MP -MF $(OBJ)/test/helper-$*.d $< -o $@
 
 .PHONY: tests-build
-tests-build: all $(UNIT_TESTS) $(TEST_HELPERS)
+tests-build: all $(UNIT_TESTS) $(TEST_HELPERS) $(TEST_PROGS)
 
 # The README's test command: deps, build, every test, one summary line.
 .PHONY: test

@@ -3,8 +3,10 @@
 # events, wait for its output, and clean up.
 
 ROOT=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
-BIN=$ROOT/build/bin
-HELPERS=$ROOT/build/test/helpers
+BUILD=${BPFKIT_BUILD:-$ROOT/build}
+BIN=$BUILD/bin
+HELPERS=$BUILD/test/helpers
+PROGS=$BUILD/test/progs
 
 # Loading BPF needs root; without it the test says SKIP and why.
 require_root() {
