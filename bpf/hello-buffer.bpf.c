@@ -1,16 +1,47 @@
 // SPDX-License-Identifier: GPL-2.0
-/* hello-buffer: send pid, uid, command and a greeting for every execve. */
+/*
+ * hello-buffer: send pid, uid, command, a greeting and the program path for
+ * every execve. The same event comes from six attach types (Learning eBPF,
+ * chapter 7); user space loads only the one it picked.
+ */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
+#include <bpf/bpf_core_read.h>
+#include <bpf/bpf_tracing.h>
 #include "bpfkit/channel.bpf.h"
 #include "hello-buffer.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
-static const char message[12] = "Hello World";
+/* Set by user space before load. */
+const volatile bool even_odd; /* greet by pid parity */
+const volatile long execve_nr = -1; /* for the sys_enter programs */
 
-SEC("tracepoint/syscalls/sys_enter_execve")
-int hello(void *ctx)
+/* -m UID=TEXT: a greeting per uid, filled by user space after load. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, HB_MAX_MESSAGES);
+	__type(key, __u32);
+	__type(value, char[HB_MESSAGE_LEN]);
+} messages SEC(".maps");
+
+static const char hello[HB_MESSAGE_LEN] = "Hello World";
+static const char even[HB_MESSAGE_LEN] = "Even pid";
+static const char odd[HB_MESSAGE_LEN] = "Odd pid";
+
+/* The uid's own greeting, else the pid's parity with --even-odd, else hello. */
+static __always_inline void greet(char *message, __u32 pid, __u32 uid)
+{
+	const char *text = bpf_map_lookup_elem(&messages, &uid);
+
+	if (!text)
+		text = !even_odd ? hello : pid & 1 ? odd : even;
+	__builtin_memcpy(message, text, HB_MESSAGE_LEN);
+}
+
+/* Build and send the record for an execve of FILENAME seen by TYPE. */
+static __always_inline int send(void *ctx, const char *filename,
+				enum hb_attach type)
 {
 	struct data_t data = {};
 
@@ -20,8 +51,61 @@ int hello(void *ctx)
 	data.pid = bpf_get_current_pid_tgid() >> 32;
 	data.uid = bpf_get_current_uid_gid() & 0xffffffff;
 	bpf_get_current_comm(data.command, sizeof(data.command));
-	__builtin_memcpy(data.message, message, sizeof(data.message));
+	greet(data.message, data.pid, data.uid);
+	data.attach = type;
+	bpf_probe_read_user_str(data.path, sizeof(data.path), filename);
 
 	bpfkit_emit(ctx, &data, sizeof(data));
 	return 0;
+}
+
+/* The stable tracepoint: execve's arguments as a typed record. */
+SEC("tracepoint/syscalls/sys_enter_execve")
+int hello_tracepoint(struct trace_event_raw_sys_enter *ctx)
+{
+	return send(ctx, (const char *)ctx->args[0], HB_TRACEPOINT);
+}
+
+/* The BTF-typed raw tracepoint every syscall enters through. */
+SEC("tp_btf/sys_enter")
+int BPF_PROG(hello_tp_btf, struct pt_regs *regs, long id)
+{
+	if (id != execve_nr)
+		return 0;
+	return send(ctx, (const char *)PT_REGS_PARM1_CORE_SYSCALL(regs),
+		    HB_TP_BTF);
+}
+
+/* The same raw tracepoint, untyped: args[0] is pt_regs, args[1] the nr. */
+SEC("raw_tp/sys_enter")
+int hello_raw_tp(struct bpf_raw_tracepoint_args *ctx)
+{
+	struct pt_regs *regs = (struct pt_regs *)ctx->args[0];
+
+	if (ctx->args[1] != execve_nr)
+		return 0;
+	return send(ctx, (const char *)PT_REGS_PARM1_CORE_SYSCALL(regs),
+		    HB_RAW_TP);
+}
+
+/* A trampoline on the syscall wrapper (target set by user space). */
+SEC("fentry")
+int BPF_PROG(hello_fentry, struct pt_regs *regs)
+{
+	return send(ctx, (const char *)PT_REGS_PARM1_CORE_SYSCALL(regs),
+		    HB_FENTRY);
+}
+
+/* libbpf finds the syscall's kernel function and decodes its arguments. */
+SEC("ksyscall/execve")
+int BPF_KSYSCALL(hello_ksyscall, const char *filename)
+{
+	return send(ctx, filename, HB_KSYSCALL);
+}
+
+/* A kprobe on the syscall's kernel function, named by user space. */
+SEC("kprobe")
+int BPF_KSYSCALL(hello_kprobe, const char *filename)
+{
+	return send(ctx, filename, HB_KPROBE);
 }

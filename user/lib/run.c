@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /* The main loop: poll, tick, report losses, stop cleanly, summarize. */
 #include <errno.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <time.h>
+#include <unistd.h>
 #include "cli.h"
 #include "diag.h"
 #include "output.h"
@@ -91,12 +93,18 @@ static void summarize(struct bpfkit_channel *ch)
 	bpfkit_error("%llu events, %llu lost", c.delivered, c.lost);
 }
 
-/* stdout went away (e.g. `tool | head -1`): stop quietly. */
+/*
+ * stdout went away (e.g. `tool | head -1`): stop quietly. A pipe whose
+ * reader has gone polls as POLLERR, so this is seen even before the next
+ * write fails.
+ */
 static bool stdout_closed(void)
 {
-	if (fflush(stdout) == 0)
-		return false;
-	return errno == EPIPE;
+	struct pollfd pfd = { .fd = STDOUT_FILENO };
+
+	if (fflush(stdout) && errno == EPIPE)
+		return true;
+	return poll(&pfd, 1, 0) == 1 && (pfd.revents & POLLERR);
 }
 
 int bpfkit_run(struct bpfkit_channel *ch, const struct bpfkit_tick *tick)

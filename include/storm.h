@@ -1,0 +1,13 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/* The record the storm test program sends for every getppid(2). */
+#ifndef STORM_H
+#define STORM_H
+
+struct storm_event {
+	int pid;
+	int uid;
+	char comm[16];
+	char message[12];
+};
+
+#endif /* STORM_H */

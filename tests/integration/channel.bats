@@ -1,0 +1,164 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0
+# The event channel every tool rides on: delivery on both transports,
+# exact loss accounting, kernel-side filters, errors. hello-buffer and the
+# storm test program (one record per getppid) drive it.
+
+load helpers
+
+setup() {
+	require_root
+}
+
+# exec_as COMM: exec /bin/true named COMM, print its pid.
+exec_as() {
+	"$HELPERS/execas" "$1" /bin/true
+}
+
+# storm TOOL_ARGS...: run the storm program on a child making 100000
+# getppid calls; leaves the JSON summary in $OUT.
+storm() {
+	local go=$BATS_TEST_TMPDIR/go child
+	"$HELPERS/getppid-storm" 100000 "$go" >"$BATS_TEST_TMPDIR/child" &
+	child=$!
+	wait_for "$BATS_TEST_TMPDIR/child" '^[0-9]+$'
+	OUT=$BATS_TEST_TMPDIR/out ERR=$BATS_TEST_TMPDIR/err
+	"$PROGS/storm" -j -p "$(head -1 "$BATS_TEST_TMPDIR/child")" "$@" \
+		>"$OUT" 2>"$ERR" &
+	TOOL_PID=$!
+	wait_for "$ERR" 'tracing; hit Ctrl-C to end' 20
+	touch "$go"
+	wait "$child"
+	stop_tool
+	[ "$TOOL_STATUS" = 0 ]
+}
+
+@test "channel: a lone event on the perf buffer is flushed without more traffic" {
+	comm=$(unique_comm)
+	start_tool hello-buffer -c "$comm" --wakeup 64
+	pid=$(exec_as "$comm")
+	wait_for "$OUT" "^$pid 0 $comm Hello World\$" 5
+}
+
+@test "channel: a lone event on the ring buffer is flushed without more traffic" {
+	comm=$(unique_comm)
+	start_tool hello-buffer --ringbuf -c "$comm" --wakeup 64
+	pid=$(exec_as "$comm")
+	wait_for "$OUT" "^$pid 0 $comm Hello World\$" 5
+}
+
+@test "channel: perf buffer delivers a 100000-call storm losslessly" {
+	storm
+	jq -es '.[-1] | .type == "summary" and .produced == 100000 and
+		.events == 100000 and .lost == 0' "$OUT"
+}
+
+@test "channel: ring buffer delivers a 100000-call storm losslessly" {
+	storm --ringbuf
+	jq -es '.[-1] | .type == "summary" and .produced == 100000 and
+		.events == 100000 and .lost == 0' "$OUT"
+}
+
+@test "channel: perf overflow is counted exactly: delivered + lost == produced" {
+	storm --buffer-pages 1 --slow 50
+	jq -es '.[-1] | .produced == 100000 and .lost > 0 and
+		.events + .lost == .produced' "$OUT"
+	# Losses were reported live, as JSON records and on stderr.
+	jq -es '[.[] | select(.type == "lost") | .lost] | add > 0' "$OUT"
+	grep -q '^storm: lost [0-9]* events' "$ERR"
+	total=$(jq -s '.[-1].lost' "$OUT")
+	grep -q "^storm: [0-9]* events, $total lost\$" "$ERR"
+}
+
+@test "channel: ring overflow is counted exactly: delivered + lost == produced" {
+	storm --ringbuf --buffer-pages 1 --slow 50
+	jq -es '.[-1] | .produced == 100000 and .lost > 0 and
+		.events + .lost == .produced' "$OUT"
+}
+
+@test "channel: -p selects one process and excludes others" {
+	comm=$(unique_comm)
+	go=$BATS_TEST_TMPDIR/go
+	# A shell that waits for $go, then execs execas under pid $a.
+	sh -c 'while [ ! -e "$1" ]; do sleep 0.05; done; exec "$2" "$3" /bin/true' \
+		sh "$go" "$HELPERS/execas" "$comm" >"$BATS_TEST_TMPDIR/a" &
+	a=$!
+	start_tool hello-buffer -p "$a"
+	other=$(exec_as "$comm")
+	touch "$go"
+	wait "$a"
+	wait_for "$OUT" "^$a 0 $comm Hello World\$" 5
+	stop_tool
+	! grep -q "^$other " "$OUT"
+	! grep -vq "^$a " "$OUT"
+}
+
+@test "channel: -u selects one user and excludes others" {
+	comm=$(unique_comm)
+	start_tool hello-buffer -u nobody
+	root_pid=$(exec_as "$comm")
+	nobody_pid=$(setpriv --reuid=65534 --regid=65534 --clear-groups \
+		"$HELPERS/execas" "$comm" /bin/true)
+	wait_for "$OUT" "^$nobody_pid 65534 $comm Hello World\$" 5
+	stop_tool
+	! grep -q "^$root_pid " "$OUT"
+}
+
+@test "channel: -c selects one command name and excludes others" {
+	comm=$(unique_comm)
+	start_tool hello-buffer -c "$comm"
+	other=$(exec_as "x$comm")
+	pid=$(exec_as "$comm")
+	wait_for "$OUT" "^$pid 0 $comm Hello World\$" 5
+	stop_tool
+	! grep -q "^$other " "$OUT"
+	[ "$(wc -l <"$OUT")" = 1 ]
+}
+
+@test "channel: --cgroup selects one cgroup v2 and excludes others" {
+	cgroot=$(findmnt -t cgroup2 -n -o TARGET | head -1)
+	[ -n "$cgroot" ] || skip "no cgroup v2 hierarchy mounted"
+	cg=$cgroot/bpfkit-test-$$
+	mkdir "$cg"
+	comm=$(unique_comm)
+	start_tool hello-buffer --cgroup "$cg"
+	outside=$(exec_as "$comm")
+	inside=$(sh -c 'echo $$ >"$1/cgroup.procs" && exec "$2" "$3" /bin/true' \
+		sh "$cg" "$HELPERS/execas" "$comm")
+	wait_for "$OUT" "^$inside 0 $comm Hello World\$" 5
+	stop_tool
+	rmdir "$cg"
+	! grep -q "^$outside " "$OUT"
+}
+
+@test "channel: hostile bytes in a command name still give valid JSON" {
+	comm=$(printf 'q"b\\\001\377z')
+	start_tool hello-buffer -j
+	pid=$(exec_as "$comm")
+	wait_for "$OUT" "\"pid\":$pid," 5
+	stop_tool
+	jq -es --argjson p "$pid" 'any(.[]; .pid == $p and .command ==
+		"q\"b\\\u0001\ufffdz")' "$OUT"
+}
+
+@test "channel: SIGTERM and SIGHUP stop the tool with status 0 and a summary" {
+	for sig in TERM HUP; do
+		start_tool hello-buffer
+		stop_tool "$sig"
+		[ "$TOOL_STATUS" = 0 ]
+		grep -Eq '^hello-buffer: [0-9]+ events, 0 lost$' "$ERR"
+	done
+}
+
+@test "channel: a closed stdout ends the tool quietly" {
+	comm=$(unique_comm)
+	( "$BIN/hello-buffer" -c "$comm" 2>"$BATS_TEST_TMPDIR/err" | head -1 \
+		>"$BATS_TEST_TMPDIR/first" ) &
+	reader=$!
+	wait_for "$BATS_TEST_TMPDIR/err" 'tracing' 20
+	exec_as "$comm" >/dev/null
+	exec_as "$comm" >/dev/null
+	wait "$reader"
+	grep -q " $comm Hello World" "$BATS_TEST_TMPDIR/first"
+	! pgrep -f "hello-buffer -c $comm"
+}

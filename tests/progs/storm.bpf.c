@@ -1,0 +1,35 @@
+// SPDX-License-Identifier: GPL-2.0
+/* storm: one 40-byte record per getppid(2), to load the event channel. */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include "bpfkit/channel.bpf.h"
+#include "storm.h"
+
+char LICENSE[] SEC("license") = "GPL";
+
+/* Send through libbpf's stock perf buffer path (for the benchmark). */
+const volatile bool stock;
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERF_EVENT_ARRAY);
+	__uint(key_size, sizeof(__u32));
+	__uint(value_size, sizeof(__u32));
+} stock_perf SEC(".maps");
+
+SEC("tracepoint/syscalls/sys_enter_getppid")
+int storm(void *ctx)
+{
+	struct storm_event e = { .message = "storm" };
+
+	if (!bpfkit_selected())
+		return 0;
+	e.pid = bpf_get_current_pid_tgid() >> 32;
+	e.uid = bpf_get_current_uid_gid();
+	bpf_get_current_comm(e.comm, sizeof(e.comm));
+	if (stock)
+		bpf_perf_event_output(ctx, &stock_perf, BPF_F_CURRENT_CPU, &e,
+				      sizeof(e));
+	else
+		bpfkit_emit(ctx, &e, sizeof(e));
+	return 0;
+}

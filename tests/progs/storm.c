@@ -1,0 +1,143 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * storm: count the records the storm BPF program sends for every
+ * getppid(2), through the event channel or, with --stock, through
+ * libbpf's default perf buffer setup. --slow makes the reader slow on
+ * purpose so that a small buffer overflows. Used by tests and `make bench`.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <unistd.h>
+#include "channel.h"
+#include "cli.h"
+#include "diag.h"
+#include "run.h"
+#include "storm.h"
+#include "storm.skel.h"
+
+enum { OPT_SLOW = 0x2000, OPT_STOCK };
+
+static unsigned long slow_us;
+static bool stock;
+static __u64 stock_delivered, stock_lost;
+
+static const struct argp_option own_options[] = {
+	{ "slow", OPT_SLOW, "USEC", 0, "Sleep USEC after each record", 0 },
+	{ "stock", OPT_STOCK, NULL, 0, "Use perf_buffer__new() defaults", 0 },
+	{},
+};
+
+static error_t parse_own(int key, char *arg, struct argp_state *state)
+{
+	switch (key) {
+	case OPT_SLOW:
+		return bpfkit_parse_ulong("--slow", arg, 0, 1000000, &slow_us);
+	case OPT_STOCK:
+		stock = true;
+		return 0;
+	}
+	return ARGP_ERR_UNKNOWN;
+}
+
+static const struct bpfkit_tool tool = {
+	.name = "storm",
+	.doc = "Count one record per getppid(2) call.",
+	.options = BPFKIT_OPT_EVENTS,
+	.own_options = own_options,
+	.own_parser = parse_own,
+};
+
+static void on_event(void *ctx, const void *data, size_t size)
+{
+	if (slow_us)
+		usleep(slow_us);
+}
+
+static void on_stock_event(void *ctx, int cpu, void *data, __u32 size)
+{
+	stock_delivered++;
+}
+
+static void on_stock_lost(void *ctx, int cpu, __u64 cnt)
+{
+	stock_lost += cnt;
+}
+
+/* The stock loop body: block in perf_buffer__poll() like the peers do. */
+static int poll_stock(void *pb)
+{
+	int err = perf_buffer__poll(pb, 100);
+
+	return err < 0 && err != -EINTR ? err : 0;
+}
+
+/* The baseline: what libbpf-bootstrap and libbpf-tools do. */
+static int run_stock(struct storm_bpf *skel)
+{
+	struct bpfkit_tick tick = { .interval_ms = 0, .fn = poll_stock };
+	struct perf_buffer *pb;
+	int err = 0;
+
+	pb = perf_buffer__new(bpf_map__fd(skel->maps.stock_perf), 64,
+			      on_stock_event, on_stock_lost, NULL, NULL);
+	if (!pb)
+		return -errno;
+	tick.ctx = pb;
+	err = storm_bpf__attach(skel);
+	if (!err)
+		err = bpfkit_run(NULL, &tick);
+	perf_buffer__consume(pb);
+	fprintf(stderr, "storm: %llu events, %llu lost\n", stock_delivered,
+		stock_lost);
+	perf_buffer__free(pb);
+	return err;
+}
+
+int main(int argc, char **argv)
+{
+	struct bpfkit_channel *ch = NULL;
+	struct storm_bpf *skel;
+	int err;
+
+	bpfkit_parse(&tool, argc, argv);
+	err = bpfkit_preflight();
+	if (err)
+		return bpfkit_exit_code(err);
+
+	skel = storm_bpf__open_opts(bpfkit_open_opts());
+	if (!skel) {
+		err = -errno;
+		bpfkit_fail("open BPF object", err);
+		return bpfkit_exit_code(err);
+	}
+	err = bpfkit_channel_prepare(skel->obj, &skel->rodata->bpfkit_cfg);
+	if (err)
+		goto cleanup;
+	skel->rodata->stock = stock;
+	err = storm_bpf__load(skel);
+	if (err) {
+		bpfkit_fail("load BPF program", err);
+		goto cleanup;
+	}
+	if (stock) {
+		err = run_stock(skel);
+		goto cleanup;
+	}
+	ch = bpfkit_channel_open(skel->obj, on_event, NULL);
+	if (!ch) {
+		err = -errno;
+		bpfkit_fail("open the event channel", err);
+		goto cleanup;
+	}
+	err = storm_bpf__attach(skel);
+	if (err) {
+		bpfkit_fail("attach", err);
+		goto cleanup;
+	}
+	err = bpfkit_run(ch, NULL);
+
+cleanup:
+	bpfkit_channel_free(ch);
+	storm_bpf__destroy(skel);
+	return bpfkit_exit_code(err);
+}

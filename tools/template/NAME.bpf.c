@@ -1,0 +1,28 @@
+// SPDX-License-Identifier: GPL-2.0
+/* @NAME@: send pid, uid and command at every @TRACEPOINT@. */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include "bpfkit/channel.bpf.h"
+#include "@NAME@.h"
+
+char LICENSE[] SEC("license") = "GPL";
+
+/* Runs in the kernel each time a task hits the tracepoint. */
+SEC("tracepoint/@CATEGORY@/@EVENT@")
+int handle(void *ctx)
+{
+	struct event e = {};
+
+	/* Skip tasks that -p, -u, -c or --cgroup leave out. */
+	if (!bpfkit_selected())
+		return 0;
+
+	/* Fill the record from the current task. */
+	e.pid = bpf_get_current_pid_tgid() >> 32;
+	e.uid = bpf_get_current_uid_gid();
+	bpf_get_current_comm(e.comm, sizeof(e.comm));
+
+	/* Send it to user space; a record that finds no room is counted. */
+	bpfkit_emit(ctx, &e, sizeof(e));
+	return 0;
+}

@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * @NAME@: print pid, uid and command at every @TRACEPOINT@.
+ *
+ * Made by tools/new-tool from tools/template/. To trace more, add a field to
+ * struct event (include/@NAME@.h), fill it in bpf/@NAME@.bpf.c and print it
+ * in print_event() below; filters, JSON, time columns and loss accounting
+ * come from the shared library.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include "channel.h"
+#include "cli.h"
+#include "diag.h"
+#include "output.h"
+#include "run.h"
+#include "@NAME@.h"
+#include "@NAME@.skel.h"
+
+/* The tool's name, its --help text and the common options it offers. */
+static const struct bpfkit_tool tool = {
+	.name = "@NAME@",
+	.doc = "Print pid, uid and command at every @TRACEPOINT@.\n"
+	       "\v"
+	       "Examples:\n"
+	       "  @NAME@             # every process on the system\n"
+	       "  @NAME@ -p 181 -j   # process 181 only, as JSON Lines\n",
+	.options = BPFKIT_OPT_EVENTS,
+};
+
+/* Print one record from the kernel, as columns or as JSON. */
+static void print_event(void *ctx, const void *data, size_t size)
+{
+	const struct event *e = data;
+	struct bpfkit_json j;
+
+	/* Drop short records; longer ones are perf's padding. */
+	if (size < sizeof(*e))
+		return;
+	if (bpfkit_env.json) {
+		bpfkit_json_begin(&j, stdout);
+		bpfkit_json_uint(&j, "pid", e->pid);
+		bpfkit_json_uint(&j, "uid", e->uid);
+		bpfkit_json_str(&j, "comm", e->comm, sizeof(e->comm));
+		bpfkit_json_end(&j);
+		return;
+	}
+	bpfkit_print_time();
+	printf("%-7u %-7u %.16s\n", e->pid, e->uid, e->comm);
+}
+
+int main(int argc, char **argv)
+{
+	struct @IDENT@_bpf *skel = NULL;
+	struct bpfkit_channel *ch = NULL;
+	int err;
+
+	/* Parse the command line; a bad option exits with status 2. */
+	bpfkit_parse(&tool, argc, argv);
+
+	/* Check privileges, tracefs and kernel BTF before touching BPF. */
+	err = bpfkit_preflight();
+	if (err)
+		return bpfkit_exit_code(err);
+
+	/* Open the BPF object the skeleton embeds. */
+	skel = @IDENT@_bpf__open_opts(bpfkit_open_opts());
+	if (!skel) {
+		err = -errno;
+		bpfkit_fail("open BPF object", err);
+		goto cleanup;
+	}
+
+	/* Configure: write the filters and channel settings into .rodata. */
+	err = bpfkit_channel_prepare(skel->obj, &skel->rodata->bpfkit_cfg);
+	if (err) {
+		bpfkit_fail("set up the event channel", err);
+		goto cleanup;
+	}
+	/* Set the tool's own .rodata here, e.g. skel->rodata->min_ns = 10. */
+
+	/* Load the program; the kernel's verifier checks it now. */
+	err = @IDENT@_bpf__load(skel);
+	if (err) {
+		bpfkit_fail("load BPF program", err);
+		goto cleanup;
+	}
+
+	/* Open the event channel before attaching, so no event is missed. */
+	ch = bpfkit_channel_open(skel->obj, print_event, NULL);
+	if (!ch) {
+		err = -errno;
+		bpfkit_fail("open the event channel", err);
+		goto cleanup;
+	}
+
+	/* Attach to the tracepoint; events start to flow. */
+	err = @IDENT@_bpf__attach(skel);
+	if (err) {
+		bpfkit_fail("attach to @TRACEPOINT@", err);
+		goto cleanup;
+	}
+
+	/* Print the column header; JSON Lines need none. */
+	if (!bpfkit_env.json) {
+		bpfkit_print_time_header();
+		printf("%-7s %-7s %s\n", "PID", "UID", "COMM");
+	}
+
+	/* Poll and print until Ctrl-C or -d, then print the summary. */
+	err = bpfkit_run(ch, NULL);
+
+cleanup:
+	/* Detach and free everything; each call accepts NULL. */
+	bpfkit_channel_free(ch);
+	@IDENT@_bpf__destroy(skel);
+	return bpfkit_exit_code(err);
+}
