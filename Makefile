@@ -8,6 +8,8 @@
 #   make SANITIZE=1      user space with ASan and UBSan
 #   make V=1             show full commands
 #   make vmlinux         regenerate vmlinux/$(ARCH)/vmlinux.h from this kernel
+#   make new-tool NAME=x a new tool from the template
+#   make bench           benchmarks against libbpf-tools and bpftrace
 #   make install PREFIX=/usr/local DESTDIR=
 
 VERSION := 0.1.0
@@ -172,6 +174,19 @@ demo:
 	$(Q)tools/deps.sh build
 	$(Q)$(MAKE) --no-print-directory all
 	$(BIN)/hello-buffer
+
+# Make a new tool from tools/template/: make new-tool NAME=x [TRACEPOINT=c:e]
+.PHONY: new-tool
+new-tool:
+	$(Q)tools/new-tool "$(NAME)" $(if $(TRACEPOINT),--tracepoint "$(TRACEPOINT)")
+
+# Benchmarks against the peers (not part of make test); results in build/bench.
+.PHONY: bench
+bench:
+	$(Q)tools/deps.sh build test bench
+	$(Q)$(MAKE) --no-print-directory tests-build
+	$(Q)$(MAKE) --no-print-directory STATIC=1 BUILD=$(BUILD)/static all
+	$(Q)tools/bench/run $(BUILD)
 
 .PHONY: vmlinux
 vmlinux:
