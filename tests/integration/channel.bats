@@ -89,8 +89,8 @@ storm() {
 	wait "$a"
 	wait_for "$OUT" "^$a 0 $comm Hello World\$" 5
 	stop_tool
-	! grep -q "^$other " "$OUT"
-	! grep -vq "^$a " "$OUT"
+	refute grep -q "^$other " "$OUT"
+	refute grep -vq "^$a " "$OUT"
 }
 
 @test "channel: -u selects one user and excludes others" {
@@ -101,7 +101,7 @@ storm() {
 		"$HELPERS/execas" "$comm" /bin/true)
 	wait_for "$OUT" "^$nobody_pid 65534 $comm Hello World\$" 5
 	stop_tool
-	! grep -q "^$root_pid " "$OUT"
+	refute grep -q "^$root_pid " "$OUT"
 }
 
 @test "channel: -c selects one command name and excludes others" {
@@ -111,7 +111,7 @@ storm() {
 	pid=$(exec_as "$comm")
 	wait_for "$OUT" "^$pid 0 $comm Hello World\$" 5
 	stop_tool
-	! grep -q "^$other " "$OUT"
+	refute grep -q "^$other " "$OUT"
 	[ "$(wc -l <"$OUT")" = 1 ]
 }
 
@@ -128,7 +128,7 @@ storm() {
 	wait_for "$OUT" "^$inside 0 $comm Hello World\$" 5
 	stop_tool
 	rmdir "$cg"
-	! grep -q "^$outside " "$OUT"
+	refute grep -q "^$outside " "$OUT"
 }
 
 @test "channel: hostile bytes in a command name still give valid JSON" {
@@ -160,5 +160,5 @@ storm() {
 	exec_as "$comm" >/dev/null
 	wait "$reader"
 	grep -q " $comm Hello World" "$BATS_TEST_TMPDIR/first"
-	! pgrep -f "hello-buffer -c $comm"
+	refute pgrep -f "hello-buffer -c $comm"
 }

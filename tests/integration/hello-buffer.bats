@@ -107,7 +107,7 @@ exec_as() {
 
 @test "hello-buffer: -m with a bad uid, no text or no '=' is a usage error" {
 	run_usage -m no-such-user-hb=hi
-	[[ "$stderr" == *"-m/--message UID 'no-such-user-hb': no such user" ]]
+	[[ "$stderr" == *"-m/--message UID 'no-such-user-hb': no such user"* ]]
 	run_usage -m 12x=hi
 	[[ "$stderr" == *"-m/--message UID '12x'"* ]]
 	run_usage -m 0=
@@ -133,7 +133,7 @@ exec_as() {
 	wait_for "$OUT" "^$root 0 $comm Root\$" 5
 	stop_tool
 	((even > 0 && odd > 0))
-	! grep -q " $comm Hello World\$" "$OUT"
+	refute grep -q " $comm Hello World\$" "$OUT"
 }
 
 @test "hello-buffer: JSON carries the exec'd path and the attach type" {

@@ -47,6 +47,15 @@ wait_for() {
 	return 1
 }
 
+# refute CMD...: fail the test if CMD succeeds. (A bare `! CMD` does not
+# fail a bats test unless it is the test's last command.)
+refute() {
+	if "$@"; then
+		echo "# expected to fail: $*" >&3
+		return 1
+	fi
+}
+
 # unique_comm: a command name no other process has.
 unique_comm() {
 	echo "bk$$-$RANDOM" | cut -c1-15

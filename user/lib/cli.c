@@ -99,9 +99,31 @@ int bpfkit_parse_ulong(const char *name, const char *arg, unsigned long min,
 	return 0;
 }
 
+/*
+ * Look NAME up in /etc/passwd itself: getpwnam() would pull glibc's NSS
+ * modules into static binaries, which break on hosts with another glibc.
+ */
+static int uid_of_user(const char *name, __u32 *uid)
+{
+	FILE *f = fopen("/etc/passwd", "re");
+	struct passwd *pw;
+	int err = -ENOENT;
+
+	if (!f)
+		return -errno;
+	while ((pw = fgetpwent(f))) {
+		if (!strcmp(pw->pw_name, name)) {
+			*uid = pw->pw_uid;
+			err = 0;
+			break;
+		}
+	}
+	fclose(f);
+	return err;
+}
+
 int bpfkit_parse_uid(const char *name, const char *arg, __u32 *uid)
 {
-	struct passwd *pw;
 	unsigned long val;
 	char *end;
 
@@ -117,10 +139,10 @@ int bpfkit_parse_uid(const char *name, const char *arg, __u32 *uid)
 		*uid = val;
 		return 0;
 	}
-	pw = getpwnam(arg);
-	if (!pw)
-		return bpfkit_usage_error("invalid %s '%s': no such user", name, arg);
-	*uid = pw->pw_uid;
+	if (uid_of_user(arg, uid))
+		return bpfkit_usage_error(
+			"invalid %s '%s': no such user in /etc/passwd (give the numeric uid)",
+			name, arg);
 	return 0;
 }
 
@@ -264,6 +286,21 @@ static int parse_common(int key, char *arg, struct argp_state *state)
 	return ARGP_ERR_UNKNOWN;
 }
 
+/* Is KEY a common option this tool offers? Its own may reuse the key. */
+static bool offers_common(const struct bpfkit_tool *tool, int key)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(common_options) / sizeof(common_options[0]); i++) {
+		const struct argp_option *o = &common_options[i].opt;
+		unsigned int mask = common_options[i].mask;
+
+		if (o->key == key && o->name)
+			return !mask || (mask & tool->options);
+	}
+	return false;
+}
+
 /* Name the argument getopt refused: unknown, or missing its value. */
 static void report_bad_option(const struct argp_option *opts,
 			      struct argp_state *state)
@@ -296,9 +333,11 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 			report_bad_option(state->root_argp->options, state);
 		return 0;
 	}
-	err = parse_common(key, arg, state);
-	if (err != ARGP_ERR_UNKNOWN)
-		return err;
+	if (offers_common(tool, key)) {
+		err = parse_common(key, arg, state);
+		if (err != ARGP_ERR_UNKNOWN)
+			return err;
+	}
 	err = tool->own_parser ? tool->own_parser(key, arg, state) :
 				 ARGP_ERR_UNKNOWN;
 	if (err == ARGP_ERR_UNKNOWN && key == ARGP_KEY_ARG)

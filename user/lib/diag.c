@@ -99,8 +99,9 @@ static const char *hint(int err)
 {
 	switch (err) {
 	case -EPERM:
+		return "; the kernel refused it (on old kernels raise the locked-memory limit: ulimit -l unlimited); run with -v for details";
 	case -EACCES:
-		return "; run as root, and raise the locked-memory limit on old kernels (ulimit -l unlimited)";
+		return "; the verifier rejected it, run with -v for its log";
 	case -ENOENT:
 		return "; this kernel lacks the attach point, run with -v for details";
 	case -ESRCH:
