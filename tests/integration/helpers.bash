@@ -29,7 +29,7 @@ start_tool() {
 
 # stop_tool [SIGNAL]: stop the tool (SIGINT by default), set $TOOL_STATUS.
 stop_tool() {
-	kill -"${1:-INT}" "$TOOL_PID" 2>/dev/null
+	kill -"${1:-INT}" "$TOOL_PID" 2>/dev/null || true
 	TOOL_STATUS=0
 	wait "$TOOL_PID" || TOOL_STATUS=$?
 	TOOL_PID=

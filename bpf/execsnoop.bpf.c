@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * execsnoop: stage path and argv of every execve and execveat at syscall
+ * entry, keyed by thread id, and send the record with the return value at
+ * syscall exit.
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_core_read.h>
+#include "bpfkit/channel.bpf.h"
+#include "execsnoop.h"
+
+char LICENSE[] SEC("license") = "GPL";
+
+const volatile __u32 max_args = EXECSNOOP_DEFAULT_ARGS;
+const volatile bool include_failed = false;
+
+static const struct execsnoop_event empty_event = {};
+
+/* Execs in flight: allocated on entry, freed on exit. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 4096);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, __u32);
+	__type(value, struct execsnoop_event);
+} execs SEC(".maps");
+
+/* True when the user string at S was longer than LEN - 1 bytes. */
+static __always_inline bool cut_short(const char *s, __u32 len)
+{
+	char c = 0;
+
+	bpf_probe_read_user(&c, 1, s + len - 1);
+	return c != 0;
+}
+
+/* A global function: verified once, not once per caller. */
+__noinline int stage(__u64 path_addr, __u64 argv_addr, int fd, __u32 flags)
+{
+	const char *const *argv = (const char *const *)argv_addr;
+	const char *path = (const char *)path_addr;
+	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+	struct execsnoop_event *e;
+	const char *arg = NULL;
+	__u32 size = 0, i;
+	long n;
+
+	/* Start from a zeroed record for this thread. */
+	if (bpf_map_update_elem(&execs, &tid, &empty_event, BPF_ANY))
+		return 0;
+	e = bpf_map_lookup_elem(&execs, &tid);
+	if (!e)
+		return 0;
+	e->tid = tid;
+	e->fd = fd;
+	e->flags = flags;
+
+	/* Copy the path; an empty one runs the file open as fd. */
+	n = bpf_probe_read_user_str(e->path, sizeof(e->path), path);
+	if (n == sizeof(e->path) && cut_short(path, sizeof(e->path)))
+		e->flags |= EXECSNOOP_LONG_PATH;
+	if (n <= 1 && (flags & EXECSNOOP_EXECVEAT))
+		e->flags |= EXECSNOOP_FD_PATH;
+
+	/* Copy argv[0 .. max_args - 1], each cut at EXECSNOOP_ARG_LEN. */
+	for (i = 0; i < EXECSNOOP_MAX_ARGS && i < max_args; i++) {
+		if (bpf_probe_read_user(&arg, sizeof(arg), &argv[i]) || !arg)
+			return 0;
+		if (size > EXECSNOOP_ARGS_BUF - EXECSNOOP_ARG_LEN)
+			return 0;
+		n = bpf_probe_read_user_str(&e->args[size], EXECSNOOP_ARG_LEN,
+					    arg);
+		if (n < 0)
+			return 0;
+		if (n == EXECSNOOP_ARG_LEN && cut_short(arg, EXECSNOOP_ARG_LEN))
+			e->flags |= EXECSNOOP_LONG_ARG;
+		size += n;
+		e->args_size = size;
+		e->args_count++;
+	}
+
+	/* Mark the list cut only if another argument really follows. */
+	if (!bpf_probe_read_user(&arg, sizeof(arg), &argv[i]) && arg)
+		e->flags |= EXECSNOOP_MORE_ARGS;
+	return 0;
+}
+
+SEC("tracepoint/syscalls/sys_enter_execve")
+int enter_execve(struct trace_event_raw_sys_enter *ctx)
+{
+	return stage(ctx->args[0], ctx->args[1], 0, 0);
+}
+
+SEC("tracepoint/syscalls/sys_enter_execveat")
+int enter_execveat(struct trace_event_raw_sys_enter *ctx)
+{
+	return stage(ctx->args[1], ctx->args[2], (int)ctx->args[0],
+		     EXECSNOOP_EXECVEAT);
+}
+
+/* A non-leader thread that execs takes over the leader's pid: follow it. */
+SEC("tracepoint/sched/sched_process_exec")
+int exec_rekey(struct trace_event_raw_sched_process_exec *ctx)
+{
+	__u32 old = ctx->old_pid, tid = ctx->pid;
+	struct execsnoop_event *e;
+
+	if (old == tid)
+		return 0;
+	e = bpf_map_lookup_elem(&execs, &old);
+	if (!e)
+		return 0;
+	bpf_map_update_elem(&execs, &tid, e, BPF_ANY);
+	bpf_map_delete_elem(&execs, &old);
+	return 0;
+}
+
+static __always_inline int finish(void *ctx, long ret)
+{
+	__u64 id = bpf_get_current_pid_tgid();
+	__u32 tid = (__u32)id;
+	struct execsnoop_event *e;
+	struct task_struct *task;
+	const unsigned char *name;
+	__u64 size;
+
+	e = bpf_map_lookup_elem(&execs, &tid);
+	if (!e)
+		return 0;
+	if ((ret < 0 && !include_failed) || !bpfkit_selected())
+		goto out;
+
+	/* Complete the record: who ran it, as whom, and how it went. */
+	task = (struct task_struct *)bpf_get_current_task();
+	e->pid = id >> 32;
+	e->ppid = BPF_CORE_READ(task, real_parent, tgid);
+	e->uid = (__u32)bpf_get_current_uid_gid();
+	e->ret = ret;
+	bpf_get_current_comm(e->comm, sizeof(e->comm));
+
+	/* An fd exec has no path: name the file that now runs instead. */
+	if ((e->flags & EXECSNOOP_FD_PATH) && !ret) {
+		name = BPF_CORE_READ(task, mm, exe_file, f_path.dentry,
+				     d_name.name);
+		bpf_probe_read_kernel_str(e->path, sizeof(e->path), name);
+	}
+
+	/* Send the header and the used part of args only. */
+	size = offsetof(struct execsnoop_event, args) +
+	       (e->args_size & (EXECSNOOP_ARGS_BUF - 1));
+	bpfkit_emit(ctx, e, size);
+out:
+	bpf_map_delete_elem(&execs, &tid);
+	return 0;
+}
+
+SEC("tracepoint/syscalls/sys_exit_execve")
+int exit_execve(struct trace_event_raw_sys_exit *ctx)
+{
+	return finish(ctx, ctx->ret);
+}
+
+SEC("tracepoint/syscalls/sys_exit_execveat")
+int exit_execveat(struct trace_event_raw_sys_exit *ctx)
+{
+	return finish(ctx, ctx->ret);
+}

@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * exitsnoop: on every task exit, send its exit status and lifetime; by
+ * default only when the last thread of a process exits.
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_core_read.h>
+#include "bpfkit/channel.bpf.h"
+#include "exitsnoop.h"
+
+char LICENSE[] SEC("license") = "GPL";
+
+const volatile bool threads = false;
+const volatile bool failed_only = false;
+
+SEC("tracepoint/sched/sched_process_exit")
+int process_exit(void *ctx)
+{
+	struct task_struct *task = (struct task_struct *)bpf_get_current_task();
+	__u64 id = bpf_get_current_pid_tgid();
+	struct exitsnoop_event e = {};
+	__u64 start;
+	int live;
+
+	/* The exiting thread has already left signal->live. */
+	live = BPF_CORE_READ(task, signal, live.counter);
+	if (!threads && live > 0)
+		return 0;
+	e.exit_code = BPF_CORE_READ(task, exit_code);
+	if (failed_only && !e.exit_code)
+		return 0;
+	if (!bpfkit_selected())
+		return 0;
+
+	/* A process lives as long as its first thread; a thread, its own. */
+	start = threads ? BPF_CORE_READ(task, start_time) :
+			  BPF_CORE_READ(task, group_leader, start_time);
+	e.age_ns = bpf_ktime_get_ns() - start;
+	e.pid = id >> 32;
+	e.tid = (__u32)id;
+	e.ppid = BPF_CORE_READ(task, real_parent, tgid);
+	e.uid = (__u32)bpf_get_current_uid_gid();
+	e.threads_left = live;
+	bpf_get_current_comm(e.comm, sizeof(e.comm));
+
+	bpfkit_emit(ctx, &e, sizeof(e));
+	return 0;
+}

@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * opensnoop: remember each open's arguments at syscall entry, and send
+ * them with the result and the path at syscall exit.
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_core_read.h>
+#include "bpfkit/channel.bpf.h"
+#include "opensnoop.h"
+
+char LICENSE[] SEC("license") = "GPL";
+
+/* Send failed opens only (-x). */
+const volatile bool failed_only;
+
+/* An open in flight, by thread id. */
+struct open_args {
+	__u64 path;
+	__u64 flags;
+	__u32 mode;
+	__u32 call;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 10240);
+	__type(key, __u32);
+	__type(value, struct open_args);
+} opensnoop_args SEC(".maps");
+
+/* The record is too big for the stack: build it here. */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct opensnoop_event);
+} opensnoop_scratch SEC(".maps");
+
+static __always_inline int enter(__u64 path, __u64 flags, __u32 mode,
+				 __u32 call)
+{
+	struct open_args a = { path, flags, mode, call };
+	__u32 tid = bpf_get_current_pid_tgid();
+
+	if (!bpfkit_selected())
+		return 0;
+	bpf_map_update_elem(&opensnoop_args, &tid, &a, BPF_ANY);
+	return 0;
+}
+
+static __always_inline int leave(void *ctx, long ret)
+{
+	__u64 pid_tgid = bpf_get_current_pid_tgid();
+	__u32 tid = pid_tgid, zero = 0;
+	struct opensnoop_event *e;
+	struct open_args *a;
+	long len;
+
+	a = bpf_map_lookup_elem(&opensnoop_args, &tid);
+	if (!a)
+		return 0;
+	e = bpf_map_lookup_elem(&opensnoop_scratch, &zero);
+	if (!e || (failed_only && ret >= 0))
+		goto out;
+
+	/* Fill the record; the path is in memory now that the kernel read it. */
+	e->pid = pid_tgid >> 32;
+	e->tid = tid;
+	e->uid = bpf_get_current_uid_gid();
+	e->ret = ret;
+	e->flags = a->flags;
+	e->mode = a->mode;
+	e->call = a->call;
+	bpf_get_current_comm(e->comm, sizeof(e->comm));
+	len = bpf_probe_read_user_str(e->path, sizeof(e->path),
+				      (const void *)a->path);
+	if (len <= 0) {
+		e->path[0] = '\0';
+		len = 1;
+	}
+	if (len > OPENSNOOP_PATH_MAX)
+		len = OPENSNOOP_PATH_MAX;
+
+	/* Send the header and the path's bytes only. */
+	bpfkit_emit(ctx, e, offsetof(struct opensnoop_event, path) + len);
+out:
+	bpf_map_delete_elem(&opensnoop_args, &tid);
+	return 0;
+}
+
+SEC("tracepoint/syscalls/sys_enter_open")
+int open_enter(struct trace_event_raw_sys_enter *ctx)
+{
+	return enter(ctx->args[0], ctx->args[1], ctx->args[2], OPENSNOOP_OPEN);
+}
+
+SEC("tracepoint/syscalls/sys_enter_openat")
+int openat_enter(struct trace_event_raw_sys_enter *ctx)
+{
+	return enter(ctx->args[1], ctx->args[2], ctx->args[3],
+		     OPENSNOOP_OPENAT);
+}
+
+SEC("tracepoint/syscalls/sys_enter_openat2")
+int openat2_enter(struct trace_event_raw_sys_enter *ctx)
+{
+	struct open_how how = {};
+
+	/* The flags live in user memory: struct open_how. */
+	bpf_probe_read_user(&how, sizeof(how.flags) + sizeof(how.mode),
+			    (const void *)ctx->args[2]);
+	return enter(ctx->args[1], how.flags, how.mode, OPENSNOOP_OPENAT2);
+}
+
+SEC("tracepoint/syscalls/sys_exit_open")
+int open_exit(struct trace_event_raw_sys_exit *ctx)
+{
+	return leave(ctx, ctx->ret);
+}
+
+SEC("tracepoint/syscalls/sys_exit_openat")
+int openat_exit(struct trace_event_raw_sys_exit *ctx)
+{
+	return leave(ctx, ctx->ret);
+}
+
+SEC("tracepoint/syscalls/sys_exit_openat2")
+int openat2_exit(struct trace_event_raw_sys_exit *ctx)
+{
+	return leave(ctx, ctx->ret);
+}

@@ -1,0 +1,140 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sigsnoop: send a record for every signal the kernel generates
+ * (signal:signal_generate), and for every kill-family syscall that failed
+ * before generating one (e.g. EPERM, ESRCH).
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include "bpfkit/channel.bpf.h"
+#include "sigsnoop.h"
+
+char LICENSE[] SEC("license") = "GPL";
+
+const volatile bool kill_only; /* -k: signals sent by kill-family calls */
+const volatile bool failed_only; /* -x: not delivered, or the call failed */
+const volatile int target_sig; /* -s: this signal only; 0: all */
+
+/* A kill(2), tkill(2) or tgkill(2) in flight, by thread id. */
+struct kill_call {
+	__s32 tpid;
+	__s32 sig;
+	bool generated;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 10240);
+	__type(key, __u32);
+	__type(value, struct kill_call);
+} sigsnoop_calls SEC(".maps");
+
+static __always_inline void fill_sender(struct sigsnoop_event *e)
+{
+	__u64 pid_tgid = bpf_get_current_pid_tgid();
+
+	e->pid = pid_tgid >> 32;
+	e->tid = pid_tgid;
+	e->uid = bpf_get_current_uid_gid();
+	bpf_get_current_comm(e->comm, sizeof(e->comm));
+}
+
+static __always_inline int kill_enter(__s32 tpid, __s32 sig)
+{
+	struct kill_call k = { .tpid = tpid, .sig = sig };
+	__u32 tid = bpf_get_current_pid_tgid();
+
+	if ((target_sig && sig != target_sig) || !bpfkit_selected())
+		return 0;
+	bpf_map_update_elem(&sigsnoop_calls, &tid, &k, BPF_ANY);
+	return 0;
+}
+
+/* Report a call that failed without generating a signal. */
+static __always_inline int kill_exit(void *ctx, long ret)
+{
+	__u32 tid = bpf_get_current_pid_tgid();
+	struct sigsnoop_event e = {};
+	struct kill_call *k;
+
+	k = bpf_map_lookup_elem(&sigsnoop_calls, &tid);
+	if (!k)
+		return 0;
+	if (ret < 0 && !k->generated) {
+		fill_sender(&e);
+		e.tpid = k->tpid;
+		e.sig = k->sig;
+		e.result = SIGSNOOP_FAILED;
+		e.err = -ret;
+		e.kill = 1;
+		bpfkit_emit(ctx, &e, sizeof(e));
+	}
+	bpf_map_delete_elem(&sigsnoop_calls, &tid);
+	return 0;
+}
+
+SEC("tracepoint/signal/signal_generate")
+int signal_generate(struct trace_event_raw_signal_generate *ctx)
+{
+	__u32 tid = bpf_get_current_pid_tgid();
+	struct sigsnoop_event e = {};
+	struct kill_call *k;
+
+	/* A kill-family call in flight was selected at its entry. */
+	k = bpf_map_lookup_elem(&sigsnoop_calls, &tid);
+	if (k)
+		k->generated = true;
+	else if (kill_only || !bpfkit_selected())
+		return 0;
+	if (target_sig && ctx->sig != target_sig)
+		return 0;
+	if (failed_only && ctx->result == TRACE_SIGNAL_DELIVERED)
+		return 0;
+
+	fill_sender(&e);
+	e.tpid = ctx->pid;
+	e.sig = ctx->sig;
+	e.code = ctx->code;
+	e.result = ctx->result;
+	e.kill = k != NULL;
+	e.group = ctx->group;
+	bpf_probe_read_kernel(e.tcomm, sizeof(e.tcomm), ctx->comm);
+	bpfkit_emit(ctx, &e, sizeof(e));
+	return 0;
+}
+
+SEC("tracepoint/syscalls/sys_enter_kill")
+int kill_entry(struct trace_event_raw_sys_enter *ctx)
+{
+	return kill_enter(ctx->args[0], ctx->args[1]);
+}
+
+SEC("tracepoint/syscalls/sys_enter_tkill")
+int tkill_entry(struct trace_event_raw_sys_enter *ctx)
+{
+	return kill_enter(ctx->args[0], ctx->args[1]);
+}
+
+SEC("tracepoint/syscalls/sys_enter_tgkill")
+int tgkill_entry(struct trace_event_raw_sys_enter *ctx)
+{
+	return kill_enter(ctx->args[1], ctx->args[2]);
+}
+
+SEC("tracepoint/syscalls/sys_exit_kill")
+int kill_return(struct trace_event_raw_sys_exit *ctx)
+{
+	return kill_exit(ctx, ctx->ret);
+}
+
+SEC("tracepoint/syscalls/sys_exit_tkill")
+int tkill_return(struct trace_event_raw_sys_exit *ctx)
+{
+	return kill_exit(ctx, ctx->ret);
+}
+
+SEC("tracepoint/syscalls/sys_exit_tgkill")
+int tgkill_return(struct trace_event_raw_sys_exit *ctx)
+{
+	return kill_exit(ctx, ctx->ret);
+}

@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * syscount: count syscalls at their exit, per syscall number or per
+ * process, and with -L the time between entry and exit.
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include "bpfkit/channel.bpf.h"
+#include "syscount.h"
+
+char LICENSE[] SEC("license") = "GPL";
+
+const volatile bool per_process; /* -P: key by pid, not syscall */
+const volatile bool latency; /* -L: sys_enter records start times */
+const volatile bool failed_only; /* -x: ret < 0 only */
+const volatile int only_errno; /* -e: ret == -only_errno only; 0: any */
+const volatile long only_nr = -1; /* -s: this syscall only; -1: all */
+
+/* Counts that found the map full. */
+__u64 syscount_missed;
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 65536);
+	__type(key, __u32);
+	__type(value, __u64);
+} syscount_start SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
+	__uint(max_entries, SYSCOUNT_MAX_KEYS);
+	__type(key, __u32);
+	__type(value, struct syscount_val);
+} syscount_counts SEC(".maps");
+
+SEC("tracepoint/raw_syscalls/sys_enter")
+int sys_enter(struct trace_event_raw_sys_enter *ctx)
+{
+	__u32 tid = bpf_get_current_pid_tgid();
+	__u64 ts;
+
+	if ((only_nr >= 0 && ctx->id != only_nr) || !bpfkit_selected())
+		return 0;
+	ts = bpf_ktime_get_ns();
+	bpf_map_update_elem(&syscount_start, &tid, &ts, BPF_ANY);
+	return 0;
+}
+
+SEC("tracepoint/raw_syscalls/sys_exit")
+int sys_exit(struct trace_event_raw_sys_exit *ctx)
+{
+	__u64 pid_tgid = bpf_get_current_pid_tgid();
+	struct syscount_val *v, zero = {};
+	__u32 tid = pid_tgid, key;
+	__u64 *start, delta = 0;
+
+	if (ctx->id < 0 || (only_nr >= 0 && ctx->id != only_nr))
+		return 0;
+	/* With -L, the entry was selected; count only calls seen entering. */
+	if (latency) {
+		start = bpf_map_lookup_elem(&syscount_start, &tid);
+		if (!start)
+			return 0;
+		delta = bpf_ktime_get_ns() - *start;
+		bpf_map_delete_elem(&syscount_start, &tid);
+	} else if (!bpfkit_selected()) {
+		return 0;
+	}
+	if ((failed_only && ctx->ret >= 0) ||
+	    (only_errno && ctx->ret != -only_errno))
+		return 0;
+
+	/* Add to this CPU's slot, creating it on first use. */
+	key = per_process ? pid_tgid >> 32 : ctx->id;
+	v = bpf_map_lookup_elem(&syscount_counts, &key);
+	if (!v) {
+		if (per_process)
+			bpf_get_current_comm(zero.comm, sizeof(zero.comm));
+		bpf_map_update_elem(&syscount_counts, &key, &zero, BPF_NOEXIST);
+		v = bpf_map_lookup_elem(&syscount_counts, &key);
+		if (!v) {
+			__sync_fetch_and_add(&syscount_missed, 1);
+			return 0;
+		}
+	}
+	v->count++;
+	v->total_ns += delta;
+	return 0;
+}

@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/* The record execsnoop sends for every finished execve or execveat. */
+#ifndef EXECSNOOP_H
+#define EXECSNOOP_H
+
+#define EXECSNOOP_COMM_LEN 16
+#define EXECSNOOP_PATH_LEN 256
+#define EXECSNOOP_ARG_LEN 128 /* longest argument kept, NUL included */
+#define EXECSNOOP_MAX_ARGS 60 /* most arguments kept per exec */
+#define EXECSNOOP_DEFAULT_ARGS 20
+/* Room for EXECSNOOP_MAX_ARGS full arguments, a power of two for masking. */
+#define EXECSNOOP_ARGS_BUF 8192
+
+/* Flags of struct execsnoop_event. */
+#define EXECSNOOP_EXECVEAT (1 << 0) /* execveat, not execve */
+#define EXECSNOOP_MORE_ARGS (1 << 1) /* arguments beyond --max-args exist */
+#define EXECSNOOP_LONG_ARG (1 << 2) /* an argument was cut to ARG_LEN - 1 */
+#define EXECSNOOP_LONG_PATH (1 << 3) /* the path was cut to PATH_LEN - 1 */
+#define EXECSNOOP_FD_PATH (1 << 4) /* empty path: ran the file open as fd */
+
+/*
+ * Sent as the header plus the args_size used bytes of args: args holds
+ * args_count NUL-terminated argv strings, argv[0] first.
+ */
+struct execsnoop_event {
+	__u32 pid; /* tgid */
+	__u32 tid; /* the thread that called exec */
+	__u32 ppid;
+	__u32 uid;
+	__s32 ret; /* 0 or -errno */
+	__s32 fd; /* execveat's dirfd */
+	__u32 flags; /* EXECSNOOP_* */
+	__u32 args_count;
+	__u32 args_size;
+	char comm[EXECSNOOP_COMM_LEN]; /* after the exec */
+	char path[EXECSNOOP_PATH_LEN]; /* the path passed to exec */
+	char args[EXECSNOOP_ARGS_BUF];
+};
+
+#endif /* EXECSNOOP_H */

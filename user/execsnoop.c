@@ -1,0 +1,324 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * execsnoop: print every execve and execveat with its parent, result and
+ * arguments, sent by the BPF side once the syscall returns.
+ */
+#define _GNU_SOURCE
+#include <ctype.h>
+#include <errno.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+#include "channel.h"
+#include "cli.h"
+#include "diag.h"
+#include "output.h"
+#include "run.h"
+#include "execsnoop.h"
+#include "execsnoop.skel.h"
+
+enum {
+	OPT_MAX_ARGS = 0x2000,
+};
+
+static struct {
+	bool failed; /* -x */
+	bool print_uid; /* -U */
+	bool quote; /* -q */
+	const char *line; /* -l */
+	unsigned long max_args; /* --max-args */
+} opts = { .max_args = EXECSNOOP_DEFAULT_ARGS };
+
+static const struct argp_option own_options[] = {
+	{ "failed", 'x', NULL, 0, "Include failed execs, with the errno name",
+	  0 },
+	{ "print-uid", 'U', NULL, 0, "Include a UID column", 0 },
+	{ "quote", 'q', NULL, 0, "Put \"quotes\" around each argument", 0 },
+	{ "line", 'l', "TEXT", 0,
+	  "Only execs with an argument containing TEXT (user space)", 0 },
+	{ "max-args", OPT_MAX_ARGS, "N", 0,
+	  "Keep at most N arguments, argv[0] included (default 20, max 60)",
+	  0 },
+	{ "name", 'n', "NAME", 0, "Same as -c (libbpf-tools' spelling)", 0 },
+	{},
+};
+
+static error_t parse_own(int key, char *arg, struct argp_state *state)
+{
+	switch (key) {
+	case 'x':
+		opts.failed = true;
+		return 0;
+	case 'U':
+		opts.print_uid = true;
+		return 0;
+	case 'q':
+		opts.quote = true;
+		return 0;
+	case 'l':
+		if (!*arg)
+			return bpfkit_usage_error(
+				"invalid -l/--line '': expected some text");
+		opts.line = arg;
+		return 0;
+	case OPT_MAX_ARGS:
+		return bpfkit_parse_ulong("--max-args", arg, 1,
+					  EXECSNOOP_MAX_ARGS, &opts.max_args);
+	case 'n':
+		/* Hand it to the common parser as -c. */
+		return state->root_argp->parser('c', arg, state);
+	}
+	return ARGP_ERR_UNKNOWN;
+}
+
+static const struct bpfkit_tool tool = {
+	.name = "execsnoop",
+	.doc = "Trace execve and execveat: who ran what, with which arguments.\n"
+	       "\v"
+	       "Examples:\n"
+	       "  execsnoop                  # every successful exec\n"
+	       "  execsnoop -x               # failed execs too (RET: ENOENT...)\n"
+	       "  execsnoop -U -T            # add UID and time columns\n"
+	       "  execsnoop -c sh            # execs that run a program named sh\n"
+	       "  execsnoop -l --force       # an argument contains \"--force\"\n"
+	       "  execsnoop -q --max-args 60 # quoted, up to 60 arguments\n"
+	       "  execsnoop -j | jq .args    # JSON Lines\n",
+	.options = BPFKIT_OPT_EVENTS,
+	.own_options = own_options,
+	.own_parser = parse_own,
+};
+
+/* The argument strings of a record, bounded by what was received. */
+struct args {
+	const char *p, *end;
+	unsigned int left;
+};
+
+static void args_init(struct args *a, const struct execsnoop_event *e,
+		      size_t size)
+{
+	size_t have = size - offsetof(struct execsnoop_event, args);
+
+	a->p = e->args;
+	a->end = e->args + (e->args_size < have ? e->args_size : have);
+	a->left = e->args_count;
+}
+
+/* The next argument and its length, or NULL after the last. */
+static const char *args_next(struct args *a, size_t *len)
+{
+	const char *s = a->p;
+
+	if (!a->left || s >= a->end)
+		return NULL;
+	*len = strnlen(s, a->end - s);
+	a->p = s + *len + 1;
+	a->left--;
+	return s;
+}
+
+static bool cut(const struct execsnoop_event *e)
+{
+	return e->flags &
+	       (EXECSNOOP_MORE_ARGS | EXECSNOOP_LONG_ARG | EXECSNOOP_LONG_PATH);
+}
+
+/* -l: does the path or an argument contain the text? */
+static bool line_matches(const struct execsnoop_event *e, size_t size)
+{
+	const char *s;
+	struct args a;
+	size_t len;
+
+	if (!opts.line)
+		return true;
+	if (memmem(e->path, strnlen(e->path, sizeof(e->path)), opts.line,
+		   strlen(opts.line)))
+		return true;
+	args_init(&a, e, size);
+	while ((s = args_next(&a, &len)))
+		if (memmem(s, len, opts.line, strlen(opts.line)))
+			return true;
+	return false;
+}
+
+/* One word of ARGS: control bytes escaped; with -q, quoted. */
+static void put_word(const char *s, size_t len, bool was_cut)
+{
+	size_t i;
+
+	putchar(' ');
+	if (opts.quote)
+		putchar('"');
+	for (i = 0; i < len; i++) {
+		unsigned char c = s[i];
+
+		if (c < 0x20 || c == 0x7f)
+			printf("\\x%02x", c);
+		else if (opts.quote && (c == '"' || c == '\\'))
+			printf("\\%c", c);
+		else
+			putchar(c);
+	}
+	if (was_cut)
+		fputs("...", stdout);
+	if (opts.quote)
+		putchar('"');
+}
+
+/* Was argument S, of length LEN, cut to EXECSNOOP_ARG_LEN - 1 bytes? */
+static bool arg_cut(const struct execsnoop_event *e, size_t len)
+{
+	return (e->flags & EXECSNOOP_LONG_ARG) && len == EXECSNOOP_ARG_LEN - 1;
+}
+
+static void print_json(const struct execsnoop_event *e, size_t size)
+{
+	const char *name = strerrorname_np(-e->ret);
+	struct bpfkit_json j;
+	const char *s;
+	struct args a;
+	size_t len;
+
+	bpfkit_json_begin(&j, stdout);
+	bpfkit_json_str(&j, "syscall",
+			e->flags & EXECSNOOP_EXECVEAT ? "execveat" : "execve",
+			16);
+	bpfkit_json_int(&j, "pid", e->pid);
+	bpfkit_json_int(&j, "tid", e->tid);
+	bpfkit_json_int(&j, "ppid", e->ppid);
+	bpfkit_json_int(&j, "uid", e->uid);
+	bpfkit_json_str(&j, "comm", e->comm, sizeof(e->comm));
+	bpfkit_json_int(&j, "ret", e->ret);
+	if (e->ret)
+		bpfkit_json_str(&j, "errno", name ? name : "unknown", 32);
+	if (e->flags & EXECSNOOP_EXECVEAT)
+		bpfkit_json_int(&j, "fd", e->fd);
+	bpfkit_json_str(&j, "path", e->path, sizeof(e->path));
+	bpfkit_json_bool(&j, "fd_path", e->flags & EXECSNOOP_FD_PATH);
+	bpfkit_json_array_begin(&j, "args");
+	args_init(&a, e, size);
+	while ((s = args_next(&a, &len)))
+		bpfkit_json_str(&j, NULL, s, len);
+	bpfkit_json_array_end(&j);
+	bpfkit_json_bool(&j, "truncated", cut(e));
+	bpfkit_json_end(&j);
+}
+
+static void print_columns(const struct execsnoop_event *e, size_t size)
+{
+	const char *name = strerrorname_np(-e->ret);
+	char ret[16];
+	const char *s;
+	struct args a;
+	size_t len;
+
+	if (!e->ret)
+		snprintf(ret, sizeof(ret), "0");
+	else if (name)
+		snprintf(ret, sizeof(ret), "%s", name);
+	else
+		snprintf(ret, sizeof(ret), "%d", e->ret);
+
+	bpfkit_print_time();
+	if (opts.print_uid)
+		printf("%-6u ", e->uid);
+	printf("%-16.16s %-7u %-7u %-7s", e->comm, e->pid, e->ppid, ret);
+
+	/* The path run first (argv[0] if it is empty), then argv[1..]. */
+	args_init(&a, e, size);
+	s = args_next(&a, &len);
+	if (e->path[0])
+		put_word(e->path, strnlen(e->path, sizeof(e->path)),
+			 e->flags & EXECSNOOP_LONG_PATH);
+	else if (s)
+		put_word(s, len, arg_cut(e, len));
+	while ((s = args_next(&a, &len)))
+		put_word(s, len, arg_cut(e, len));
+	if (e->flags & EXECSNOOP_MORE_ARGS)
+		fputs(" ...", stdout);
+	putchar('\n');
+}
+
+static void print_event(void *ctx, const void *data, size_t size)
+{
+	const struct execsnoop_event *e = data;
+
+	if (size < offsetof(struct execsnoop_event, args))
+		return;
+	if (!line_matches(e, size))
+		return;
+	if (bpfkit_env.json)
+		print_json(e, size);
+	else
+		print_columns(e, size);
+}
+
+int main(int argc, char **argv)
+{
+	struct bpfkit_channel *ch = NULL;
+	struct execsnoop_bpf *skel = NULL;
+	int err;
+
+	/* Parse options; check privileges and kernel BTF. */
+	bpfkit_parse(&tool, argc, argv);
+	err = bpfkit_preflight();
+	if (err)
+		return bpfkit_exit_code(err);
+
+	/* Open the BPF object. */
+	skel = execsnoop_bpf__open_opts(bpfkit_open_opts());
+	if (!skel) {
+		err = -errno;
+		bpfkit_fail("open BPF object", err);
+		goto cleanup;
+	}
+
+	/* Write filters and channel settings to .rodata, pick the transport. */
+	err = bpfkit_channel_prepare(skel->obj, &skel->rodata->bpfkit_cfg);
+	if (err) {
+		bpfkit_fail("set up the event channel", err);
+		goto cleanup;
+	}
+
+	/* Set how many arguments to keep and whether failures count. */
+	skel->rodata->max_args = opts.max_args;
+	skel->rodata->include_failed = opts.failed;
+
+	/* Load and verify the programs. */
+	err = execsnoop_bpf__load(skel);
+	if (err) {
+		bpfkit_fail("load BPF program", err);
+		goto cleanup;
+	}
+
+	/* Open the event channel first, so no event misses its reader. */
+	ch = bpfkit_channel_open(skel->obj, print_event, NULL);
+	if (!ch) {
+		err = -errno;
+		bpfkit_fail("open the event channel", err);
+		goto cleanup;
+	}
+
+	/* Attach to the execve/execveat entry and exit tracepoints. */
+	err = execsnoop_bpf__attach(skel);
+	if (err) {
+		bpfkit_fail("attach to the execve/execveat tracepoints", err);
+		goto cleanup;
+	}
+
+	/* Print the header, then events until a signal or --duration. */
+	if (!bpfkit_env.json) {
+		bpfkit_print_time_header();
+		if (opts.print_uid)
+			printf("%-6s ", "UID");
+		printf("%-16s %-7s %-7s %-7s %s\n", "PCOMM", "PID", "PPID",
+		       "RET", "ARGS");
+	}
+	err = bpfkit_run(ch, NULL);
+
+cleanup:
+	bpfkit_channel_free(ch);
+	execsnoop_bpf__destroy(skel);
+	return bpfkit_exit_code(err);
+}

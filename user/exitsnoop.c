@@ -1,0 +1,183 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * exitsnoop: print every process exit (every thread exit with --threads)
+ * with its parent, lifetime and exit code or terminating signal.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include "channel.h"
+#include "cli.h"
+#include "diag.h"
+#include "output.h"
+#include "run.h"
+#include "exitsnoop.h"
+#include "exitsnoop.skel.h"
+
+enum {
+	OPT_THREADS = 0x2000,
+};
+
+static struct {
+	bool failed; /* -x */
+	bool threads; /* --threads */
+} opts;
+
+static const struct argp_option own_options[] = {
+	{ "failed", 'x', NULL, 0,
+	  "Only exits with a non-zero code or by a signal", 0 },
+	{ "threads", OPT_THREADS, NULL, 0,
+	  "Report every thread exit, not only the last one of a process", 0 },
+	{},
+};
+
+static error_t parse_own(int key, char *arg, struct argp_state *state)
+{
+	switch (key) {
+	case 'x':
+		opts.failed = true;
+		return 0;
+	case OPT_THREADS:
+		opts.threads = true;
+		return 0;
+	}
+	return ARGP_ERR_UNKNOWN;
+}
+
+static const struct bpfkit_tool tool = {
+	.name = "exitsnoop",
+	.doc = "Trace process exits: exit code or signal, parent and lifetime.\n"
+	       "\v"
+	       "Examples:\n"
+	       "  exitsnoop                  # every process exit\n"
+	       "  exitsnoop -x               # only failures and signal deaths\n"
+	       "  exitsnoop --threads -p 42  # every thread of process 42\n"
+	       "  exitsnoop -T -c nginx      # nginx exits, with the time\n"
+	       "  exitsnoop -j               # JSON Lines\n",
+	.options = BPFKIT_OPT_EVENTS,
+	.own_options = own_options,
+	.own_parser = parse_own,
+};
+
+/* "0", "code 42", "signal 9 (KILL)" or "signal 11 (SEGV) core". */
+static void describe(int status, char *buf, size_t len)
+{
+	int sig = status & 0x7f;
+	const char *name = sigabbrev_np(sig);
+
+	if (!sig)
+		snprintf(buf, len, status >> 8 ? "code %d" : "%d",
+			 (status >> 8) & 0xff);
+	else
+		snprintf(buf, len, "signal %d (%s)%s", sig, name ? name : "?",
+			 status & 0x80 ? " core" : "");
+}
+
+static void print_json(const struct exitsnoop_event *e)
+{
+	int sig = e->exit_code & 0x7f;
+	const char *name = sigabbrev_np(sig);
+	struct bpfkit_json j;
+
+	bpfkit_json_begin(&j, stdout);
+	bpfkit_json_int(&j, "pid", e->pid);
+	bpfkit_json_int(&j, "tid", e->tid);
+	bpfkit_json_int(&j, "ppid", e->ppid);
+	bpfkit_json_int(&j, "uid", e->uid);
+	bpfkit_json_str(&j, "comm", e->comm, sizeof(e->comm));
+	bpfkit_json_uint(&j, "age_ns", e->age_ns);
+	bpfkit_json_int(&j, "status", e->exit_code);
+	bpfkit_json_int(&j, "exit_code", sig ? 0 : (e->exit_code >> 8) & 0xff);
+	bpfkit_json_int(&j, "signal", sig);
+	if (sig)
+		bpfkit_json_str(&j, "signal_name", name ? name : "?", 16);
+	bpfkit_json_bool(&j, "core_dumped", sig && (e->exit_code & 0x80));
+	if (opts.threads)
+		bpfkit_json_int(&j, "threads_left", e->threads_left);
+	bpfkit_json_end(&j);
+}
+
+static void print_event(void *ctx, const void *data, size_t size)
+{
+	const struct exitsnoop_event *e = data;
+	char exit[32];
+
+	if (size < sizeof(*e))
+		return;
+	if (bpfkit_env.json) {
+		print_json(e);
+		return;
+	}
+	describe(e->exit_code, exit, sizeof(exit));
+	bpfkit_print_time();
+	printf("%-16.16s %-7u %-7u %-7u %7.3f %s\n", e->comm, e->pid, e->ppid,
+	       e->tid, e->age_ns / 1e9, exit);
+}
+
+int main(int argc, char **argv)
+{
+	struct bpfkit_channel *ch = NULL;
+	struct exitsnoop_bpf *skel = NULL;
+	int err;
+
+	/* Parse options; check privileges and kernel BTF. */
+	bpfkit_parse(&tool, argc, argv);
+	err = bpfkit_preflight();
+	if (err)
+		return bpfkit_exit_code(err);
+
+	/* Open the BPF object. */
+	skel = exitsnoop_bpf__open_opts(bpfkit_open_opts());
+	if (!skel) {
+		err = -errno;
+		bpfkit_fail("open BPF object", err);
+		goto cleanup;
+	}
+
+	/* Write filters and channel settings to .rodata, pick the transport. */
+	err = bpfkit_channel_prepare(skel->obj, &skel->rodata->bpfkit_cfg);
+	if (err) {
+		bpfkit_fail("set up the event channel", err);
+		goto cleanup;
+	}
+
+	/* Choose process or thread exits, all or failed ones only. */
+	skel->rodata->threads = opts.threads;
+	skel->rodata->failed_only = opts.failed;
+
+	/* Load and verify the program. */
+	err = exitsnoop_bpf__load(skel);
+	if (err) {
+		bpfkit_fail("load BPF program", err);
+		goto cleanup;
+	}
+
+	/* Open the event channel first, so no event misses its reader. */
+	ch = bpfkit_channel_open(skel->obj, print_event, NULL);
+	if (!ch) {
+		err = -errno;
+		bpfkit_fail("open the event channel", err);
+		goto cleanup;
+	}
+
+	/* Attach to sched:sched_process_exit. */
+	err = exitsnoop_bpf__attach(skel);
+	if (err) {
+		bpfkit_fail("attach to sched:sched_process_exit", err);
+		goto cleanup;
+	}
+
+	/* Print the header, then events until a signal or --duration. */
+	if (!bpfkit_env.json) {
+		bpfkit_print_time_header();
+		printf("%-16s %-7s %-7s %-7s %7s %s\n", "PCOMM", "PID", "PPID",
+		       "TID", "AGE(s)", "EXIT");
+	}
+	err = bpfkit_run(ch, NULL);
+
+cleanup:
+	bpfkit_channel_free(ch);
+	exitsnoop_bpf__destroy(skel);
+	return bpfkit_exit_code(err);
+}

@@ -1,0 +1,240 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * sigsnoop: print every signal sent, who sent it to whom, and what became of
+ * it; kill-family calls that failed before sending one are shown too.
+ */
+#define _GNU_SOURCE
+#include <ctype.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+#include "channel.h"
+#include "cli.h"
+#include "diag.h"
+#include "output.h"
+#include "run.h"
+#include "syscall-tp.h"
+#include "sigsnoop.h"
+#include "sigsnoop.skel.h"
+
+static struct {
+	bool kill_only; /* -k */
+	bool failed_only; /* -x */
+	int sig; /* -s; 0: all */
+} env;
+
+static const struct argp_option options[] = {
+	{ "kill", 'k', NULL, 0,
+	  "Show signals sent by kill(2), tkill(2) and tgkill(2) only", 0 },
+	{ "failed", 'x', NULL, 0,
+	  "Show signals not delivered, and failed kill calls, only", 0 },
+	{ "signal", 's', "SIG", 0,
+	  "Show this signal only: a name (USR1, SIGUSR1, usr1, RTMIN+1) or number",
+	  0 },
+	{},
+};
+
+/* The name of SIG without "SIG": USR1, RTMIN+2, or its number. */
+static const char *sig_name(int sig, char *buf, size_t len)
+{
+	const char *name = sig > 0 ? sigabbrev_np(sig) : NULL;
+
+	if (name)
+		return name;
+	if (sig == SIGRTMAX)
+		return "RTMAX";
+	if (sig == SIGRTMIN)
+		return "RTMIN";
+	if (sig > SIGRTMIN && sig < SIGRTMAX)
+		snprintf(buf, len, "RTMIN+%d", sig - SIGRTMIN);
+	else
+		snprintf(buf, len, "%d", sig);
+	return buf;
+}
+
+/* Parse a signal given as a number or a name, with or without "SIG". */
+static int parse_signal(const char *arg, int *out)
+{
+	char buf[16];
+	unsigned long val;
+	int sig;
+
+	if (isdigit((unsigned char)arg[0])) {
+		if (bpfkit_parse_ulong("-s/--signal", arg, 1, SIGRTMAX, &val))
+			return EINVAL;
+		*out = val;
+		return 0;
+	}
+	for (sig = 1; sig <= SIGRTMAX; sig++) {
+		const char *name = sig_name(sig, buf, sizeof(buf));
+
+		if (!strcasecmp(arg, name) || (!strncasecmp(arg, "SIG", 3) &&
+					       !strcasecmp(arg + 3, name))) {
+			*out = sig;
+			return 0;
+		}
+	}
+	return bpfkit_usage_error(
+		"invalid -s/--signal '%s': expected a signal name (USR1, SIGUSR1, RTMIN+1) or a number from 1 to %d",
+		arg, SIGRTMAX);
+}
+
+static error_t parse_arg(int key, char *arg, struct argp_state *state)
+{
+	switch (key) {
+	case 'k':
+		env.kill_only = true;
+		return 0;
+	case 'x':
+		env.failed_only = true;
+		return 0;
+	case 's':
+		return parse_signal(arg, &env.sig);
+	}
+	return ARGP_ERR_UNKNOWN;
+}
+
+static const struct bpfkit_tool tool = {
+	.name = "sigsnoop",
+	.doc = "Trace signals: sender, signal, target and result.\n"
+	       "\v"
+	       "RESULT is DELIVERED, IGNORED, ALREADY_PENDING, OVERFLOW_FAIL or\n"
+	       "LOSE_INFO, or the error of a kill call that sent nothing (EPERM).\n"
+	       "\n"
+	       "Examples:\n"
+	       "  sigsnoop                   # every signal on the system\n"
+	       "  sigsnoop -k -x             # failed or undelivered kill(2)s\n"
+	       "  sigsnoop -s KILL -T        # SIGKILLs, with time\n"
+	       "  sigsnoop -p 181 -j         # signals process 181 sends, as JSON\n",
+	.options = BPFKIT_OPT_EVENTS,
+	.own_options = options,
+	.own_parser = parse_arg,
+};
+
+static const char *result_name(const struct sigsnoop_event *e)
+{
+	static const char *const names[] = { "DELIVERED", "IGNORED",
+					     "ALREADY_PENDING", "OVERFLOW_FAIL",
+					     "LOSE_INFO" };
+
+	if (e->result == SIGSNOOP_FAILED)
+		return strerrorname_np(e->err) ?: "EUNKNOWN";
+	if (e->result >= 0 && e->result < 5)
+		return names[e->result];
+	return "UNKNOWN";
+}
+
+static void print_event(void *ctx, const void *data, size_t size)
+{
+	const struct sigsnoop_event *e = data;
+	struct bpfkit_json j;
+	char buf[16];
+	const char *sig;
+
+	if (size < sizeof(*e))
+		return;
+	sig = sig_name(e->sig, buf, sizeof(buf));
+	if (bpfkit_env.json) {
+		bpfkit_json_begin(&j, stdout);
+		bpfkit_json_int(&j, "pid", e->pid);
+		bpfkit_json_int(&j, "tid", e->tid);
+		bpfkit_json_int(&j, "uid", e->uid);
+		bpfkit_json_str(&j, "comm", e->comm, sizeof(e->comm));
+		bpfkit_json_int(&j, "sig", e->sig);
+		bpfkit_json_str(&j, "signal", sig, strlen(sig));
+		bpfkit_json_int(&j, "tpid", e->tpid);
+		bpfkit_json_str(&j, "tcomm", e->tcomm, sizeof(e->tcomm));
+		bpfkit_json_str(&j, "result", result_name(e), 32);
+		bpfkit_json_int(&j, "errno", e->err);
+		bpfkit_json_int(&j, "code", e->code);
+		bpfkit_json_bool(&j, "kill", e->kill);
+		bpfkit_json_bool(&j, "group", e->group);
+		bpfkit_json_end(&j);
+		return;
+	}
+	bpfkit_print_time();
+	printf("%-7u %-15.15s %-8s %-7d %-15.15s %s\n", e->pid, e->comm, sig,
+	       e->tpid, e->tcomm[0] ? e->tcomm : "-", result_name(e));
+}
+
+/* Load the kill-family programs this kernel has tracepoints for. */
+static void choose_programs(struct sigsnoop_bpf *skel)
+{
+	bpfkit_syscall_tp_autoload(skel->progs.kill_entry,
+				   skel->progs.kill_return, "kill");
+	bpfkit_syscall_tp_autoload(skel->progs.tkill_entry,
+				   skel->progs.tkill_return, "tkill");
+	bpfkit_syscall_tp_autoload(skel->progs.tgkill_entry,
+				   skel->progs.tgkill_return, "tgkill");
+}
+
+int main(int argc, char **argv)
+{
+	struct sigsnoop_bpf *skel = NULL;
+	struct bpfkit_channel *ch = NULL;
+	int err;
+
+	/* Parse options; check privileges and kernel BTF. */
+	bpfkit_parse(&tool, argc, argv);
+	err = bpfkit_preflight();
+	if (err)
+		return bpfkit_exit_code(err);
+
+	/* Open the BPF object. */
+	skel = sigsnoop_bpf__open_opts(bpfkit_open_opts());
+	if (!skel) {
+		err = -errno;
+		bpfkit_fail("open BPF object", err);
+		goto cleanup;
+	}
+
+	/* Write filters and channel settings to .rodata, pick the transport. */
+	err = bpfkit_channel_prepare(skel->obj, &skel->rodata->bpfkit_cfg);
+	if (err) {
+		bpfkit_fail("set up the event channel", err);
+		goto cleanup;
+	}
+
+	/* Set our own filters; keep the kill tracepoints this kernel has. */
+	skel->rodata->kill_only = env.kill_only;
+	skel->rodata->failed_only = env.failed_only;
+	skel->rodata->target_sig = env.sig;
+	choose_programs(skel);
+
+	/* Load and verify the programs. */
+	err = sigsnoop_bpf__load(skel);
+	if (err) {
+		bpfkit_fail("load BPF program", err);
+		goto cleanup;
+	}
+
+	/* Open the event channel first, so no event misses its reader. */
+	ch = bpfkit_channel_open(skel->obj, print_event, NULL);
+	if (!ch) {
+		err = -errno;
+		bpfkit_fail("open the event channel", err);
+		goto cleanup;
+	}
+
+	/* Attach to signal:signal_generate and the kill syscalls. */
+	err = sigsnoop_bpf__attach(skel);
+	if (err) {
+		bpfkit_fail("attach to signal:signal_generate", err);
+		goto cleanup;
+	}
+
+	/* Print the header, then events until a signal or --duration. */
+	if (!bpfkit_env.json) {
+		bpfkit_print_time_header();
+		printf("%-7s %-15s %-8s %-7s %-15s %s\n", "PID", "COMM", "SIG",
+		       "TPID", "TCOMM", "RESULT");
+	}
+	err = bpfkit_run(ch, NULL);
+
+cleanup:
+	bpfkit_channel_free(ch);
+	sigsnoop_bpf__destroy(skel);
+	return bpfkit_exit_code(err);
+}

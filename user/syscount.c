@@ -1,0 +1,368 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * syscount: count syscalls per syscall or per process, optionally with their
+ * latency; print the top N at each interval and at exit.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+#include "channel.h"
+#include "cli.h"
+#include "diag.h"
+#include "output.h"
+#include "run.h"
+#include "syscalls.h"
+#include "syscount.h"
+#include "syscount.skel.h"
+
+static struct {
+	bool per_process; /* -P */
+	bool latency; /* -L */
+	bool failed_only; /* -x */
+	int only_errno; /* -e */
+	long only_nr; /* -s; -1: all */
+	unsigned long top; /* -T; 0: all */
+	unsigned long interval; /* -i, seconds; 0: at exit only */
+} env = { .only_nr = -1, .top = 10 };
+
+static const struct argp_option options[] = {
+	{ "process", 'P', NULL, 0, "Count per process, not per syscall", 0 },
+	{ "latency", 'L', NULL, 0,
+	  "Also show total and average time in syscalls", 0 },
+	{ "top", 'T', "N", 0,
+	  "Show the N most frequent only (default 10; 0: all)", 0 },
+	{ "interval", 'i', "SECONDS", 0,
+	  "Print and reset the counts every SECONDS", 0 },
+	{ "failures", 'x', NULL, 0, "Count failed syscalls (ret < 0) only", 0 },
+	{ "errno", 'e', "ERRNO", 0,
+	  "Count syscalls failing with ERRNO only (ENOENT or 2)", 0 },
+	{ "syscall", 's', "NAME", 0, "Count this syscall only (name or number)",
+	  0 },
+	{},
+};
+
+/* Parse an errno given as a name (ENOENT) or a number. */
+static int parse_errno(const char *arg, int *out)
+{
+	unsigned long val;
+	int e;
+
+	if (arg[0] >= '0' && arg[0] <= '9') {
+		if (bpfkit_parse_ulong("-e/--errno", arg, 1, 4095, &val))
+			return EINVAL;
+		*out = val;
+		return 0;
+	}
+	for (e = 1; e < 4096; e++) {
+		if (strerrorname_np(e) && !strcmp(strerrorname_np(e), arg)) {
+			*out = e;
+			return 0;
+		}
+	}
+	return bpfkit_usage_error(
+		"invalid -e/--errno '%s': expected an errno name (ENOENT) or a number from 1 to 4095",
+		arg);
+}
+
+/* Parse a syscall given as a name (getppid) or a number. */
+static int parse_syscall(const char *arg, long *out)
+{
+	unsigned long val;
+
+	if (arg[0] >= '0' && arg[0] <= '9') {
+		if (bpfkit_parse_ulong("-s/--syscall", arg, 0,
+				       bpfkit_syscall_count - 1, &val))
+			return EINVAL;
+		*out = val;
+		return 0;
+	}
+	*out = bpfkit_syscall_nr(arg);
+	if (*out < 0)
+		return bpfkit_usage_error(
+			"invalid -s/--syscall '%s': no such syscall on this machine",
+			arg);
+	return 0;
+}
+
+static error_t parse_arg(int key, char *arg, struct argp_state *state)
+{
+	switch (key) {
+	case 'P':
+		env.per_process = true;
+		return 0;
+	case 'L':
+		env.latency = true;
+		return 0;
+	case 'x':
+		env.failed_only = true;
+		return 0;
+	case 'T':
+		return bpfkit_parse_ulong("-T/--top", arg, 0, SYSCOUNT_MAX_KEYS,
+					  &env.top);
+	case 'i':
+		return bpfkit_parse_ulong("-i/--interval", arg, 1, 86400,
+					  &env.interval);
+	case 'e':
+		return parse_errno(arg, &env.only_errno);
+	case 's':
+		return parse_syscall(arg, &env.only_nr);
+	}
+	return ARGP_ERR_UNKNOWN;
+}
+
+static const struct bpfkit_tool tool = {
+	.name = "syscount",
+	.doc = "Count syscalls per syscall or per process, with optional latency.\n"
+	       "\v"
+	       "Syscalls are counted when they return, so exit(2) and\n"
+	       "exit_group(2) never are.\n"
+	       "\n"
+	       "Examples:\n"
+	       "  syscount                   # top 10 syscalls until Ctrl-C\n"
+	       "  syscount -p 181 -L         # process 181, with latency\n"
+	       "  syscount -P -i 1 -T 5      # top 5 processes every second\n"
+	       "  syscount -x -e ENOENT      # syscalls failing with ENOENT\n"
+	       "  syscount -s getppid -P -j  # who calls getppid, as JSON\n",
+	.options = BPFKIT_OPT_FILTERS | BPFKIT_OPT_JSON,
+	.own_options = options,
+	.own_parser = parse_arg,
+};
+
+/* One row of the table: a syscall or a process, summed over CPUs. */
+struct row {
+	__u32 key;
+	struct syscount_val v;
+};
+
+struct report {
+	int map_fd;
+	int ncpus;
+	struct syscount_val *percpu;
+	struct row *rows;
+	__u32 *keys;
+	unsigned int intervals;
+	struct timespec last;
+};
+
+/* Sum one key's per-CPU slots into ROW and remove the key. */
+static int take(struct report *r, __u32 key, struct row *row)
+{
+	int i;
+
+	if (bpf_map_lookup_and_delete_elem(r->map_fd, &key, r->percpu)) {
+		/* Kernels before 5.14 cannot do both in one step. */
+		if (bpf_map_lookup_elem(r->map_fd, &key, r->percpu))
+			return -errno;
+		bpf_map_delete_elem(r->map_fd, &key);
+	}
+	memset(row, 0, sizeof(*row));
+	row->key = key;
+	for (i = 0; i < r->ncpus; i++) {
+		row->v.count += r->percpu[i].count;
+		row->v.total_ns += r->percpu[i].total_ns;
+		if (!row->v.comm[0])
+			memcpy(row->v.comm, r->percpu[i].comm,
+			       sizeof(row->v.comm));
+	}
+	return 0;
+}
+
+/* Most frequent first; ties by key, so output is stable. */
+static int by_count(const void *a, const void *b)
+{
+	const struct row *x = a, *y = b;
+
+	if (x->v.count != y->v.count)
+		return x->v.count < y->v.count ? 1 : -1;
+	return x->key < y->key ? -1 : x->key > y->key;
+}
+
+static double elapsed(struct report *r)
+{
+	struct timespec now;
+	double s;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	s = now.tv_sec - r->last.tv_sec + (now.tv_nsec - r->last.tv_nsec) / 1e9;
+	r->last = now;
+	return s;
+}
+
+static void print_json(struct report *r, int n, double seconds)
+{
+	const char *name;
+	int i;
+
+	printf("{\"interval\":%u,\"seconds\":%.3f,\"%s\":[", r->intervals,
+	       seconds, env.per_process ? "processes" : "syscalls");
+	for (i = 0; i < n; i++) {
+		const struct row *w = &r->rows[i];
+
+		printf("%s{", i ? "," : "");
+		if (env.per_process) {
+			printf("\"pid\":%u,\"comm\":", w->key);
+			bpfkit_json_escape(stdout, w->v.comm,
+					   sizeof(w->v.comm));
+		} else {
+			name = bpfkit_syscall_name(w->key);
+			printf("\"name\":");
+			bpfkit_json_escape(stdout, name ?: "unknown", 32);
+			printf(",\"nr\":%u", w->key);
+		}
+		printf(",\"count\":%llu", (unsigned long long)w->v.count);
+		if (env.latency)
+			printf(",\"total_ns\":%llu,\"avg_ns\":%llu",
+			       (unsigned long long)w->v.total_ns,
+			       (unsigned long long)(w->v.total_ns /
+						    w->v.count));
+		printf("}");
+	}
+	printf("]}\n");
+}
+
+static void print_table(struct report *r, int n)
+{
+	char now[16];
+	time_t t = time(NULL);
+	int i;
+
+	if (env.interval) {
+		strftime(now, sizeof(now), "%H:%M:%S", localtime(&t));
+		printf("%s[%s]\n", r->intervals > 1 ? "\n" : "", now);
+	}
+	if (env.per_process)
+		printf("%-7s %-15s %10s", "PID", "COMM", "COUNT");
+	else
+		printf("%-23s %10s", "SYSCALL", "COUNT");
+	printf(env.latency ? " %15s %12s\n" : "\n", "TOTAL(us)", "AVG(us)");
+	for (i = 0; i < n; i++) {
+		const struct row *w = &r->rows[i];
+		const char *name = bpfkit_syscall_name(w->key);
+
+		if (env.per_process)
+			printf("%-7u %-15.15s", w->key, w->v.comm);
+		else if (name)
+			printf("%-23s", name);
+		else
+			printf("%-23u", w->key);
+		printf(" %10llu", (unsigned long long)w->v.count);
+		if (env.latency)
+			printf(" %15.3f %12.3f", w->v.total_ns / 1e3,
+			       w->v.total_ns / 1e3 / w->v.count);
+		printf("\n");
+	}
+}
+
+/* Take every row out of the map, sort, print the top ones. */
+static int report(void *ctx)
+{
+	struct report *r = ctx;
+	__u32 *prev = NULL, key;
+	int n = 0, nkeys = 0, i;
+
+	while (nkeys < SYSCOUNT_MAX_KEYS &&
+	       !bpf_map_get_next_key(r->map_fd, prev, &key)) {
+		r->keys[nkeys] = key;
+		prev = &r->keys[nkeys++];
+	}
+	for (i = 0; i < nkeys; i++)
+		if (!take(r, r->keys[i], &r->rows[n]) && r->rows[n].v.count)
+			n++;
+	qsort(r->rows, n, sizeof(*r->rows), by_count);
+	if (env.top && (unsigned long)n > env.top)
+		n = env.top;
+	r->intervals++;
+	if (bpfkit_env.json)
+		print_json(r, n, elapsed(r));
+	else
+		print_table(r, n);
+	fflush(stdout);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct report r = { .ncpus = libbpf_num_possible_cpus() };
+	struct bpfkit_tick tick = { .fn = report, .ctx = &r };
+	struct syscount_bpf *skel = NULL;
+	int err;
+
+	/* Parse options; check privileges and kernel BTF. */
+	bpfkit_parse(&tool, argc, argv);
+	err = bpfkit_preflight();
+	if (err)
+		return bpfkit_exit_code(err);
+
+	/* Open the BPF object. */
+	skel = syscount_bpf__open_opts(bpfkit_open_opts());
+	if (!skel) {
+		err = -errno;
+		bpfkit_fail("open BPF object", err);
+		goto cleanup;
+	}
+
+	/* Write the common filters to .rodata (no events are sent). */
+	err = bpfkit_channel_prepare(skel->obj, &skel->rodata->bpfkit_cfg);
+	if (err) {
+		bpfkit_fail("set up the event channel", err);
+		goto cleanup;
+	}
+
+	/* Set our own options; time syscalls at entry only with -L. */
+	skel->rodata->per_process = env.per_process;
+	skel->rodata->latency = env.latency;
+	skel->rodata->failed_only = env.failed_only;
+	skel->rodata->only_errno = env.only_errno;
+	skel->rodata->only_nr = env.only_nr;
+	bpf_program__set_autoload(skel->progs.sys_enter, env.latency);
+
+	/* Load and verify the programs. */
+	err = syscount_bpf__load(skel);
+	if (err) {
+		bpfkit_fail("load BPF program", err);
+		goto cleanup;
+	}
+
+	/* Make room to read the counts map. */
+	r.map_fd = bpf_map__fd(skel->maps.syscount_counts);
+	r.percpu = calloc(r.ncpus, sizeof(*r.percpu));
+	r.rows = calloc(SYSCOUNT_MAX_KEYS, sizeof(*r.rows));
+	r.keys = calloc(SYSCOUNT_MAX_KEYS, sizeof(*r.keys));
+	if (!r.percpu || !r.rows || !r.keys) {
+		err = -ENOMEM;
+		bpfkit_fail("allocate the report", err);
+		goto cleanup;
+	}
+
+	/* Attach to raw_syscalls:sys_exit (and sys_enter with -L). */
+	err = syscount_bpf__attach(skel);
+	if (err) {
+		bpfkit_fail("attach to raw_syscalls:sys_enter/sys_exit", err);
+		goto cleanup;
+	}
+
+	/* Count until a signal or --duration, reporting every interval. */
+	clock_gettime(CLOCK_MONOTONIC, &r.last);
+	tick.interval_ms = env.interval * 1000;
+	err = bpfkit_run(NULL, env.interval ? &tick : NULL);
+
+	/* Report what was counted since the last interval. */
+	if (!err)
+		report(&r);
+	if (skel->bss->syscount_missed)
+		bpfkit_error("%llu syscalls not counted: more than %d keys",
+			     (unsigned long long)skel->bss->syscount_missed,
+			     SYSCOUNT_MAX_KEYS);
+
+cleanup:
+	free(r.percpu);
+	free(r.rows);
+	free(r.keys);
+	syscount_bpf__destroy(skel);
+	return bpfkit_exit_code(err);
+}
