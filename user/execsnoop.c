@@ -12,8 +12,10 @@
 #include "channel.h"
 #include "cli.h"
 #include "diag.h"
+#include "header.h"
 #include "output.h"
 #include "run.h"
+#include "skel.h"
 #include "execsnoop.h"
 #include "execsnoop.skel.h"
 
@@ -274,47 +276,24 @@ int main(int argc, char **argv)
 		goto cleanup;
 	}
 
-	/* Write filters and channel settings to .rodata, pick the transport. */
-	err = bpfkit_channel_prepare(skel->obj, &skel->rodata->bpfkit_cfg);
-	if (err) {
-		bpfkit_fail("set up the event channel", err);
-		goto cleanup;
-	}
-
 	/* Set how many arguments to keep and whether failures count. */
 	skel->rodata->max_args = opts.max_args;
 	skel->rodata->include_failed = opts.failed;
 
-	/* Load and verify the programs. */
-	err = execsnoop_bpf__load(skel);
-	if (err) {
-		bpfkit_fail("load BPF program", err);
+	/* Write filters and channel settings to .rodata; load and verify. */
+	err = bpfkit_load(skel->skeleton, &skel->rodata->bpfkit_cfg);
+	if (err)
 		goto cleanup;
-	}
 
-	/* Open the event channel first, so no event misses its reader. */
-	ch = bpfkit_channel_open(skel->obj, print_event, NULL);
-	if (!ch) {
-		err = -errno;
-		bpfkit_fail("open the event channel", err);
+	/* Open the event channel, then attach to execve/execveat. */
+	err = bpfkit_attach(skel->skeleton, print_event, NULL, &ch);
+	if (err)
 		goto cleanup;
-	}
 
-	/* Attach to the execve/execveat entry and exit tracepoints. */
-	err = execsnoop_bpf__attach(skel);
-	if (err) {
-		bpfkit_fail("attach to the execve/execveat tracepoints", err);
-		goto cleanup;
-	}
-
-	/* Print the header, then events until a signal or --duration. */
-	if (!bpfkit_env.json) {
-		bpfkit_print_time_header();
-		if (opts.print_uid)
-			printf("%-6s ", "UID");
-		printf("%-16s %-7s %-7s %-7s %s\n", "PCOMM", "PID", "PPID",
-		       "RET", "ARGS");
-	}
+	/* Print the header (-U adds UID), then events until the end. */
+	bpfkit_print_header("%-*s%-16s %-7s %-7s %-7s %s\n",
+			    opts.print_uid ? 7 : 0, opts.print_uid ? "UID" : "",
+			    "PCOMM", "PID", "PPID", "RET", "ARGS");
 	err = bpfkit_run(ch, NULL);
 
 cleanup:

@@ -10,8 +10,10 @@
 #include "channel.h"
 #include "cli.h"
 #include "diag.h"
+#include "header.h"
 #include "output.h"
 #include "run.h"
+#include "skel.h"
 #include "exitsnoop.h"
 #include "exitsnoop.skel.h"
 
@@ -135,45 +137,23 @@ int main(int argc, char **argv)
 		goto cleanup;
 	}
 
-	/* Write filters and channel settings to .rodata, pick the transport. */
-	err = bpfkit_channel_prepare(skel->obj, &skel->rodata->bpfkit_cfg);
-	if (err) {
-		bpfkit_fail("set up the event channel", err);
-		goto cleanup;
-	}
-
 	/* Choose process or thread exits, all or failed ones only. */
 	skel->rodata->threads = opts.threads;
 	skel->rodata->failed_only = opts.failed;
 
-	/* Load and verify the program. */
-	err = exitsnoop_bpf__load(skel);
-	if (err) {
-		bpfkit_fail("load BPF program", err);
+	/* Write filters and channel settings to .rodata; load and verify. */
+	err = bpfkit_load(skel->skeleton, &skel->rodata->bpfkit_cfg);
+	if (err)
 		goto cleanup;
-	}
 
-	/* Open the event channel first, so no event misses its reader. */
-	ch = bpfkit_channel_open(skel->obj, print_event, NULL);
-	if (!ch) {
-		err = -errno;
-		bpfkit_fail("open the event channel", err);
+	/* Open the event channel, then attach to sched:sched_process_exit. */
+	err = bpfkit_attach(skel->skeleton, print_event, NULL, &ch);
+	if (err)
 		goto cleanup;
-	}
-
-	/* Attach to sched:sched_process_exit. */
-	err = exitsnoop_bpf__attach(skel);
-	if (err) {
-		bpfkit_fail("attach to sched:sched_process_exit", err);
-		goto cleanup;
-	}
 
 	/* Print the header, then events until a signal or --duration. */
-	if (!bpfkit_env.json) {
-		bpfkit_print_time_header();
-		printf("%-16s %-7s %-7s %-7s %7s %s\n", "PCOMM", "PID", "PPID",
-		       "TID", "AGE(s)", "EXIT");
-	}
+	bpfkit_print_header("%-16s %-7s %-7s %-7s %7s %s\n", "PCOMM", "PID",
+			    "PPID", "TID", "AGE(s)", "EXIT");
 	err = bpfkit_run(ch, NULL);
 
 cleanup:

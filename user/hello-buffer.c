@@ -12,9 +12,11 @@
 #include "channel.h"
 #include "cli.h"
 #include "diag.h"
+#include "header.h"
 #include "kfeatures.h"
 #include "output.h"
 #include "run.h"
+#include "skel.h"
 #include "syscalls.h"
 #include "hello-buffer.h"
 #include "hello-buffer.skel.h"
@@ -285,13 +287,6 @@ static const char *attach_name(int type)
 	return type >= 0 && type < HB_ATTACH_COUNT ? attach_names[type] : "?";
 }
 
-static void print_header(bool with_attach)
-{
-	bpfkit_print_time_header();
-	printf("PID UID COMMAND MESSAGE%s%s\n", with_attach ? " ATTACH" : "",
-	       env.path ? " PATH" : "");
-}
-
 static void print_event(void *ctx, const void *data, size_t size)
 {
 	const bool *with_attach = ctx;
@@ -351,13 +346,6 @@ int main(int argc, char **argv)
 		goto cleanup;
 	}
 
-	/* Write filters and channel settings to .rodata, pick the transport. */
-	err = bpfkit_channel_prepare(skel->obj, &skel->rodata->bpfkit_cfg);
-	if (err) {
-		bpfkit_fail("set up the event channel", err);
-		goto cleanup;
-	}
-
 	/* Set the greeting mode and execve's number for sys_enter. */
 	skel->rodata->even_odd = env.even_odd;
 	skel->rodata->execve_nr = bpfkit_syscall_nr("execve");
@@ -380,12 +368,10 @@ int main(int argc, char **argv)
 		}
 	}
 
-	/* Load and verify the program. */
-	err = hello_buffer_bpf__load(skel);
-	if (err) {
-		bpfkit_fail("load BPF program", err);
+	/* Write filters and channel settings to .rodata; load and verify. */
+	err = bpfkit_load(skel->skeleton, &skel->rodata->bpfkit_cfg);
+	if (err)
 		goto cleanup;
-	}
 
 	/* Fill the per-user greetings. */
 	err = fill_messages(skel->maps.messages);
@@ -420,9 +406,11 @@ int main(int argc, char **argv)
 	 * The seed's plain lines need no header; extra columns get one.
 	 * Then print events until a signal or --duration.
 	 */
-	if (!bpfkit_env.json && (with_attach || env.path ||
-				 bpfkit_env.wall_time || bpfkit_env.rel_time))
-		print_header(with_attach);
+	if (with_attach || env.path || bpfkit_env.wall_time ||
+	    bpfkit_env.rel_time)
+		bpfkit_print_header("PID UID COMMAND MESSAGE%s%s\n",
+				    with_attach ? " ATTACH" : "",
+				    env.path ? " PATH" : "");
 	err = bpfkit_run(ch, NULL);
 
 cleanup:

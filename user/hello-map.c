@@ -15,6 +15,7 @@
 #include "diag.h"
 #include "output.h"
 #include "run.h"
+#include "skel.h"
 #include "syscalls.h"
 #include "hello-map.h"
 #include "hello-map.skel.h"
@@ -260,23 +261,14 @@ int main(int argc, char **argv)
 		slots[i] = bpf_object__find_program_by_name(skel->obj, name);
 	}
 
-	/* Write the filters to .rodata (counts need no event channel). */
-	err = bpfkit_channel_prepare(skel->obj, &skel->rodata->bpfkit_cfg);
-	if (err) {
-		bpfkit_fail("set up the filters", err);
-		goto cleanup;
-	}
-
 	/* Choose the key and load only the programs this run attaches. */
 	skel->rodata->by_syscall = env.by_syscall;
 	select_programs(skel, slots);
 
-	/* Load and verify the programs. */
-	err = hello_map_bpf__load(skel);
-	if (err) {
-		bpfkit_fail("load BPF program", err);
+	/* Write the filters to .rodata (no event channel); load and verify. */
+	err = bpfkit_load(skel->skeleton, &skel->rodata->bpfkit_cfg);
+	if (err)
 		goto cleanup;
-	}
 	env.map_fd = bpf_map__fd(skel->maps.counts);
 
 	/* Attach to the chosen syscalls. */

@@ -12,8 +12,10 @@
 #include "channel.h"
 #include "cli.h"
 #include "diag.h"
+#include "header.h"
 #include "output.h"
 #include "run.h"
+#include "skel.h"
 #include "syscalls.h"
 #include "hello-tail.h"
 #include "hello-tail.skel.h"
@@ -152,13 +154,6 @@ int main(int argc, char **argv)
 		goto cleanup;
 	}
 
-	/* Write filters and channel settings to .rodata, pick the transport. */
-	err = bpfkit_channel_prepare(skel->obj, &skel->rodata->bpfkit_cfg);
-	if (err) {
-		bpfkit_fail("set up the event channel", err);
-		goto cleanup;
-	}
-
 	/* Set --all, skip our own syscalls, size the array to the syscalls. */
 	skel->rodata->report_all = report_all;
 	skel->rodata->self_pid = getpid();
@@ -175,12 +170,10 @@ int main(int argc, char **argv)
 	bpf_program__set_autoattach(skel->progs.hello_timer_delete, false);
 	bpf_program__set_autoattach(skel->progs.hello_timer_other, false);
 
-	/* Load and verify the programs. */
-	err = hello_tail_bpf__load(skel);
-	if (err) {
-		bpfkit_fail("load BPF program", err);
+	/* Write filters and channel settings to .rodata; load and verify. */
+	err = bpfkit_load(skel->skeleton, &skel->rodata->bpfkit_cfg);
+	if (err)
 		goto cleanup;
-	}
 
 	/* Fill the program array before any syscall reaches the dispatcher. */
 	err = fill_programs(skel);
@@ -189,26 +182,14 @@ int main(int argc, char **argv)
 		goto cleanup;
 	}
 
-	/* Open the event channel first, so no event misses its reader. */
-	ch = bpfkit_channel_open(skel->obj, print_event, NULL);
-	if (!ch) {
-		err = -errno;
-		bpfkit_fail("open the event channel", err);
+	/* Open the event channel, then attach the dispatcher to sys_enter. */
+	err = bpfkit_attach(skel->skeleton, print_event, NULL, &ch);
+	if (err)
 		goto cleanup;
-	}
-
-	/* Attach the dispatcher to raw tracepoint sys_enter. */
-	err = hello_tail_bpf__attach(skel);
-	if (err) {
-		bpfkit_fail("attach to raw tracepoint sys_enter", err);
-		goto cleanup;
-	}
 
 	/* Print the header, then events until a signal or --duration. */
-	if (!bpfkit_env.json) {
-		bpfkit_print_time_header();
-		printf("%-7s %-7s %-16s %s\n", "PID", "UID", "COMM", "MESSAGE");
-	}
+	bpfkit_print_header("%-7s %-7s %-16s %s\n", "PID", "UID", "COMM",
+			    "MESSAGE");
 	err = bpfkit_run(ch, NULL);
 
 cleanup:

@@ -14,6 +14,7 @@
 #include "cli.h"
 #include "diag.h"
 #include "run.h"
+#include "skel.h"
 #include "hello.skel.h"
 
 #define READ_MS 50
@@ -128,24 +129,15 @@ int main(int argc, char **argv)
 		goto cleanup;
 	}
 
-	/* Write the filters to .rodata (this tool has no event channel). */
-	err = bpfkit_channel_prepare(skel->obj, &skel->rodata->bpfkit_cfg);
-	if (err) {
-		bpfkit_fail("set up the filters", err);
-		goto cleanup;
-	}
-
 	/* Tag our lines with our pid. */
 	skel->rodata->marker = getpid();
 	snprintf(reader.tag, sizeof(reader.tag),
 		 "bpf_trace_printk: hello/%d: ", getpid());
 
-	/* Load and verify the program. */
-	err = hello_bpf__load(skel);
-	if (err) {
-		bpfkit_fail("load BPF program", err);
+	/* Write the filters to .rodata (no event channel); load and verify. */
+	err = bpfkit_load(skel->skeleton, &skel->rodata->bpfkit_cfg);
+	if (err)
 		goto cleanup;
-	}
 
 	/* Open the trace pipe without blocking, so signals stop us at once. */
 	snprintf(path, sizeof(path), "%s/trace_pipe", bpfkit_tracefs());
@@ -157,11 +149,9 @@ int main(int argc, char **argv)
 	}
 
 	/* Attach to the execve tracepoint. */
-	err = hello_bpf__attach(skel);
-	if (err) {
-		bpfkit_fail("attach to syscalls:sys_enter_execve", err);
+	err = bpfkit_attach(skel->skeleton, NULL, NULL, NULL);
+	if (err)
 		goto cleanup;
-	}
 
 	/* Print our lines until a signal, --duration or --count. */
 	err = bpfkit_run(NULL, &tick);

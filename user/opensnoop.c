@@ -11,8 +11,10 @@
 #include "channel.h"
 #include "cli.h"
 #include "diag.h"
+#include "header.h"
 #include "output.h"
 #include "run.h"
+#include "skel.h"
 #include "syscall-tp.h"
 #include "opensnoop.h"
 #include "opensnoop.skel.h"
@@ -224,49 +226,26 @@ int main(int argc, char **argv)
 		goto cleanup;
 	}
 
-	/* Write filters and channel settings to .rodata, pick the transport. */
-	err = bpfkit_channel_prepare(skel->obj, &skel->rodata->bpfkit_cfg);
-	if (err) {
-		bpfkit_fail("set up the event channel", err);
-		goto cleanup;
-	}
-
 	/* Set our own filter and keep the tracepoints this kernel has. */
 	skel->rodata->failed_only = env.failed_only;
 	err = choose_programs(skel);
 	if (err)
 		goto cleanup;
 
-	/* Load and verify the programs. */
-	err = opensnoop_bpf__load(skel);
-	if (err) {
-		bpfkit_fail("load BPF program", err);
+	/* Write filters and channel settings to .rodata; load and verify. */
+	err = bpfkit_load(skel->skeleton, &skel->rodata->bpfkit_cfg);
+	if (err)
 		goto cleanup;
-	}
 
-	/* Open the event channel first, so no event misses its reader. */
-	ch = bpfkit_channel_open(skel->obj, print_event, NULL);
-	if (!ch) {
-		err = -errno;
-		bpfkit_fail("open the event channel", err);
+	/* Open the event channel, then attach to the open syscalls. */
+	err = bpfkit_attach(skel->skeleton, print_event, NULL, &ch);
+	if (err)
 		goto cleanup;
-	}
 
-	/* Attach to the open syscalls' entry and exit tracepoints. */
-	err = opensnoop_bpf__attach(skel);
-	if (err) {
-		bpfkit_fail("attach to syscalls:sys_{enter,exit}_open*", err);
-		goto cleanup;
-	}
-
-	/* Print the header, then events until a signal or --duration. */
-	if (!bpfkit_env.json) {
-		bpfkit_print_time_header();
-		printf("%-7s %-15s %3s %-7s ", "PID", "COMM", "FD", "ERR");
-		if (env.flags)
-			printf("%-24s ", "FLAGS");
-		printf("PATH\n");
-	}
+	/* Print the header (-e adds FLAGS), then events until the end. */
+	bpfkit_print_header("%-7s %-15s %3s %-7s %-*sPATH\n", "PID", "COMM",
+			    "FD", "ERR", env.flags ? 25 : 0,
+			    env.flags ? "FLAGS" : "");
 	err = bpfkit_run(ch, NULL);
 
 cleanup:

@@ -13,8 +13,10 @@
 #include "channel.h"
 #include "cli.h"
 #include "diag.h"
+#include "header.h"
 #include "output.h"
 #include "run.h"
+#include "skel.h"
 #include "syscall-tp.h"
 #include "sigsnoop.h"
 #include "sigsnoop.skel.h"
@@ -190,47 +192,25 @@ int main(int argc, char **argv)
 		goto cleanup;
 	}
 
-	/* Write filters and channel settings to .rodata, pick the transport. */
-	err = bpfkit_channel_prepare(skel->obj, &skel->rodata->bpfkit_cfg);
-	if (err) {
-		bpfkit_fail("set up the event channel", err);
-		goto cleanup;
-	}
-
 	/* Set our own filters; keep the kill tracepoints this kernel has. */
 	skel->rodata->kill_only = env.kill_only;
 	skel->rodata->failed_only = env.failed_only;
 	skel->rodata->target_sig = env.sig;
 	choose_programs(skel);
 
-	/* Load and verify the programs. */
-	err = sigsnoop_bpf__load(skel);
-	if (err) {
-		bpfkit_fail("load BPF program", err);
+	/* Write filters and channel settings to .rodata; load and verify. */
+	err = bpfkit_load(skel->skeleton, &skel->rodata->bpfkit_cfg);
+	if (err)
 		goto cleanup;
-	}
 
-	/* Open the event channel first, so no event misses its reader. */
-	ch = bpfkit_channel_open(skel->obj, print_event, NULL);
-	if (!ch) {
-		err = -errno;
-		bpfkit_fail("open the event channel", err);
+	/* Open the event channel, then attach to signal_generate and kills. */
+	err = bpfkit_attach(skel->skeleton, print_event, NULL, &ch);
+	if (err)
 		goto cleanup;
-	}
-
-	/* Attach to signal:signal_generate and the kill syscalls. */
-	err = sigsnoop_bpf__attach(skel);
-	if (err) {
-		bpfkit_fail("attach to signal:signal_generate", err);
-		goto cleanup;
-	}
 
 	/* Print the header, then events until a signal or --duration. */
-	if (!bpfkit_env.json) {
-		bpfkit_print_time_header();
-		printf("%-7s %-15s %-8s %-7s %-15s %s\n", "PID", "COMM", "SIG",
-		       "TPID", "TCOMM", "RESULT");
-	}
+	bpfkit_print_header("%-7s %-15s %-8s %-7s %-15s %s\n", "PID", "COMM",
+			    "SIG", "TPID", "TCOMM", "RESULT");
 	err = bpfkit_run(ch, NULL);
 
 cleanup:

@@ -16,6 +16,7 @@
 #include "diag.h"
 #include "output.h"
 #include "run.h"
+#include "skel.h"
 #include "syscalls.h"
 #include "syscount.h"
 #include "syscount.skel.h"
@@ -306,13 +307,6 @@ int main(int argc, char **argv)
 		goto cleanup;
 	}
 
-	/* Write the common filters to .rodata (no events are sent). */
-	err = bpfkit_channel_prepare(skel->obj, &skel->rodata->bpfkit_cfg);
-	if (err) {
-		bpfkit_fail("set up the event channel", err);
-		goto cleanup;
-	}
-
 	/* Set our own options; time syscalls at entry only with -L. */
 	skel->rodata->per_process = env.per_process;
 	skel->rodata->latency = env.latency;
@@ -321,12 +315,10 @@ int main(int argc, char **argv)
 	skel->rodata->only_nr = env.only_nr;
 	bpf_program__set_autoload(skel->progs.sys_enter, env.latency);
 
-	/* Load and verify the programs. */
-	err = syscount_bpf__load(skel);
-	if (err) {
-		bpfkit_fail("load BPF program", err);
+	/* Write the common filters to .rodata; load and verify. */
+	err = bpfkit_load(skel->skeleton, &skel->rodata->bpfkit_cfg);
+	if (err)
 		goto cleanup;
-	}
 
 	/* Make room to read the counts map. */
 	r.map_fd = bpf_map__fd(skel->maps.syscount_counts);
@@ -340,11 +332,9 @@ int main(int argc, char **argv)
 	}
 
 	/* Attach to raw_syscalls:sys_exit (and sys_enter with -L). */
-	err = syscount_bpf__attach(skel);
-	if (err) {
-		bpfkit_fail("attach to raw_syscalls:sys_enter/sys_exit", err);
+	err = bpfkit_attach(skel->skeleton, NULL, NULL, NULL);
+	if (err)
 		goto cleanup;
-	}
 
 	/* Count until a signal or --duration, reporting every interval. */
 	clock_gettime(CLOCK_MONOTONIC, &r.last);

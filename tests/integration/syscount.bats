@@ -43,7 +43,7 @@ go() {
 	[ "$(awk '$1 == "getppid" { print $2 }' "$OUT")" = 1234 ]
 	[ "$(awk '$1 == "close" { print $2 }' "$OUT")" = 7 ]
 	# Sorted by count, most frequent first.
-	sort -k2,2nr <(tail -n +2 "$OUT") | cmp - <(tail -n +2 "$OUT")
+	sort -s -k2,2nr <(tail -n +2 "$OUT") | cmp - <(tail -n +2 "$OUT")
 }
 
 @test "syscount: -L adds total and average latency" {

@@ -12,6 +12,7 @@
 #include "cli.h"
 #include "diag.h"
 #include "run.h"
+#include "skel.h"
 #include "storm.h"
 #include "storm.skel.h"
 
@@ -83,7 +84,7 @@ static int run_stock(struct storm_bpf *skel)
 	if (!pb)
 		return -errno;
 	tick.ctx = pb;
-	err = storm_bpf__attach(skel);
+	err = bpfkit_attach(skel->skeleton, NULL, NULL, NULL);
 	if (!err)
 		err = bpfkit_run(NULL, &tick);
 	perf_buffer__consume(pb);
@@ -110,31 +111,15 @@ int main(int argc, char **argv)
 		bpfkit_fail("open BPF object", err);
 		return bpfkit_exit_code(err);
 	}
-	err = bpfkit_channel_prepare(skel->obj, &skel->rodata->bpfkit_cfg);
+	skel->rodata->stock = stock;
+	err = bpfkit_load(skel->skeleton, &skel->rodata->bpfkit_cfg);
 	if (err)
 		goto cleanup;
-	skel->rodata->stock = stock;
-	err = storm_bpf__load(skel);
-	if (err) {
-		bpfkit_fail("load BPF program", err);
-		goto cleanup;
-	}
-	if (stock) {
+	if (stock)
 		err = run_stock(skel);
-		goto cleanup;
-	}
-	ch = bpfkit_channel_open(skel->obj, on_event, NULL);
-	if (!ch) {
-		err = -errno;
-		bpfkit_fail("open the event channel", err);
-		goto cleanup;
-	}
-	err = storm_bpf__attach(skel);
-	if (err) {
-		bpfkit_fail("attach", err);
-		goto cleanup;
-	}
-	err = bpfkit_run(ch, NULL);
+	else
+		err = bpfkit_attach(skel->skeleton, on_event, NULL, &ch) ?:
+			      bpfkit_run(ch, NULL);
 
 cleanup:
 	bpfkit_channel_free(ch);

@@ -12,8 +12,10 @@
 #include "channel.h"
 #include "cli.h"
 #include "diag.h"
+#include "header.h"
 #include "output.h"
 #include "run.h"
+#include "skel.h"
 #include "@NAME@.h"
 #include "@NAME@.skel.h"
 
@@ -71,41 +73,33 @@ int main(int argc, char **argv)
 		goto cleanup;
 	}
 
-	/* Configure: write the filters and channel settings into .rodata. */
-	err = bpfkit_channel_prepare(skel->obj, &skel->rodata->bpfkit_cfg);
-	if (err) {
-		bpfkit_fail("set up the event channel", err);
-		goto cleanup;
-	}
-	/* Set the tool's own .rodata here, e.g. skel->rodata->min_ns = 10. */
+	/*
+	 * Set the tool's own .rodata here, e.g. skel->rodata->min_ns = 10,
+	 * and choose programs with bpf_program__set_autoload(): both only
+	 * work before load.
+	 */
 
-	/* Load the program; the kernel's verifier checks it now. */
-	err = @IDENT@_bpf__load(skel);
-	if (err) {
-		bpfkit_fail("load BPF program", err);
+	/*
+	 * Write the filters and channel settings into .rodata, then load:
+	 * the kernel's verifier checks the program now. Each helper prints
+	 * its own one-line error, so a failure only needs the jump.
+	 */
+	err = bpfkit_load(skel->skeleton, &skel->rodata->bpfkit_cfg);
+	if (err)
 		goto cleanup;
-	}
 
-	/* Open the event channel before attaching, so no event is missed. */
-	ch = bpfkit_channel_open(skel->obj, print_event, NULL);
-	if (!ch) {
-		err = -errno;
-		bpfkit_fail("open the event channel", err);
+	/* Fill maps here, after load and before any event can arrive. */
+
+	/*
+	 * Open the event channel, then attach to @TRACEPOINT@: events start
+	 * to flow, and none is missed since the reader already exists.
+	 */
+	err = bpfkit_attach(skel->skeleton, print_event, NULL, &ch);
+	if (err)
 		goto cleanup;
-	}
 
-	/* Attach to the tracepoint; events start to flow. */
-	err = @IDENT@_bpf__attach(skel);
-	if (err) {
-		bpfkit_fail("attach to @TRACEPOINT@", err);
-		goto cleanup;
-	}
-
-	/* Print the column header; JSON Lines need none. */
-	if (!bpfkit_env.json) {
-		bpfkit_print_time_header();
-		printf("%-7s %-7s %s\n", "PID", "UID", "COMM");
-	}
+	/* Print the column header after the time columns'; -j prints none. */
+	bpfkit_print_header("%-7s %-7s %s\n", "PID", "UID", "COMM");
 
 	/* Poll and print until Ctrl-C or -d, then print the summary. */
 	err = bpfkit_run(ch, NULL);

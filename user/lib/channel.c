@@ -71,21 +71,29 @@ int bpfkit_channel_prepare(struct bpf_object *obj, struct bpfkit_cfg *rodata)
 {
 	struct bpf_map *perf = bpf_object__find_map_by_name(obj, "bpfkit_perf");
 	struct bpf_map *ring = bpf_object__find_map_by_name(obj, "bpfkit_ring");
+	int err;
 
-	if (!perf || !ring)
+	if (!perf || !ring) {
+		bpfkit_error("the BPF object has no event channel (include bpfkit/channel.bpf.h)");
 		return -EINVAL;
+	}
 	*rodata = bpfkit_env.cfg;
 	rodata->ringbuf = bpfkit_env.ringbuf;
 	rodata->wakeup = bpfkit_env.wakeup;
 	rodata->ring_wakeup_max = ring_size() / 2;
-	if (!bpfkit_env.ringbuf)
-		return retype_unused(ring);
-	if (libbpf_probe_bpf_map_type(BPF_MAP_TYPE_RINGBUF, NULL) != 1) {
+	if (bpfkit_env.ringbuf &&
+	    libbpf_probe_bpf_map_type(BPF_MAP_TYPE_RINGBUF, NULL) != 1) {
 		bpfkit_error("this kernel has no BPF ring buffer (it needs Linux 5.8 or later); drop --ringbuf to use the perf buffer");
 		return -EOPNOTSUPP;
 	}
-	return bpf_map__set_max_entries(ring, ring_size()) ?:
-	       retype_unused(perf);
+	if (bpfkit_env.ringbuf)
+		err = bpf_map__set_max_entries(ring, ring_size()) ?:
+		      retype_unused(perf);
+	else
+		err = retype_unused(ring);
+	if (err)
+		bpfkit_fail("set up the event channel", err);
+	return err;
 }
 
 static void deliver(struct bpfkit_channel *ch, const void *data, size_t size)

@@ -28,7 +28,7 @@ struct bpfkit_counts {
 /*
  * Before load: write the filters and channel settings into the object's
  * read-only bpfkit_cfg, size the chosen transport's map and retype the
- * unused one.
+ * unused one. Reports its own failures.
  */
 int bpfkit_channel_prepare(struct bpf_object *obj, struct bpfkit_cfg *rodata);
 
