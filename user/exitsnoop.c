@@ -11,6 +11,7 @@
 #include "cli.h"
 #include "diag.h"
 #include "header.h"
+#include "names.h"
 #include "output.h"
 #include "run.h"
 #include "skel.h"
@@ -66,20 +67,22 @@ static const struct bpfkit_tool tool = {
 static void describe(int status, char *buf, size_t len)
 {
 	int sig = status & 0x7f;
-	const char *name = sigabbrev_np(sig);
+	char name[16];
 
 	if (!sig)
 		snprintf(buf, len, status >> 8 ? "code %d" : "%d",
 			 (status >> 8) & 0xff);
 	else
-		snprintf(buf, len, "signal %d (%s)%s", sig, name ? name : "?",
+		snprintf(buf, len, "signal %d (%s)%s", sig,
+			 bpfkit_signal_name(sig, name, sizeof(name)),
 			 status & 0x80 ? " core" : "");
 }
 
 static void print_json(const struct exitsnoop_event *e)
 {
 	int sig = e->exit_code & 0x7f;
-	const char *name = sigabbrev_np(sig);
+	char buf[16];
+	const char *name = bpfkit_signal_name(sig, buf, sizeof(buf));
 	struct bpfkit_json j;
 
 	bpfkit_json_begin(&j, stdout);
@@ -93,7 +96,7 @@ static void print_json(const struct exitsnoop_event *e)
 	bpfkit_json_int(&j, "exit_code", sig ? 0 : (e->exit_code >> 8) & 0xff);
 	bpfkit_json_int(&j, "signal", sig);
 	if (sig)
-		bpfkit_json_str(&j, "signal_name", name ? name : "?", 16);
+		bpfkit_json_str(&j, "signal_name", name, 16);
 	bpfkit_json_bool(&j, "core_dumped", sig && (e->exit_code & 0x80));
 	if (opts.threads)
 		bpfkit_json_int(&j, "threads_left", e->threads_left);

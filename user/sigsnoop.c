@@ -14,6 +14,7 @@
 #include "cli.h"
 #include "diag.h"
 #include "header.h"
+#include "names.h"
 #include "output.h"
 #include "run.h"
 #include "skel.h"
@@ -38,24 +39,6 @@ static const struct argp_option options[] = {
 	{},
 };
 
-/* The name of SIG without "SIG": USR1, RTMIN+2, or its number. */
-static const char *sig_name(int sig, char *buf, size_t len)
-{
-	const char *name = sig > 0 ? sigabbrev_np(sig) : NULL;
-
-	if (name)
-		return name;
-	if (sig == SIGRTMAX)
-		return "RTMAX";
-	if (sig == SIGRTMIN)
-		return "RTMIN";
-	if (sig > SIGRTMIN && sig < SIGRTMAX)
-		snprintf(buf, len, "RTMIN+%d", sig - SIGRTMIN);
-	else
-		snprintf(buf, len, "%d", sig);
-	return buf;
-}
-
 /* Parse a signal given as a number or a name, with or without "SIG". */
 static int parse_signal(const char *arg, int *out)
 {
@@ -70,7 +53,7 @@ static int parse_signal(const char *arg, int *out)
 		return 0;
 	}
 	for (sig = 1; sig <= SIGRTMAX; sig++) {
-		const char *name = sig_name(sig, buf, sizeof(buf));
+		const char *name = bpfkit_signal_name(sig, buf, sizeof(buf));
 
 		if (!strcasecmp(arg, name) || (!strncasecmp(arg, "SIG", 3) &&
 					       !strcasecmp(arg + 3, name))) {
@@ -137,7 +120,7 @@ static void print_event(void *ctx, const void *data, size_t size)
 
 	if (size < sizeof(*e))
 		return;
-	sig = sig_name(e->sig, buf, sizeof(buf));
+	sig = bpfkit_signal_name(e->sig, buf, sizeof(buf));
 	if (bpfkit_env.json) {
 		bpfkit_json_begin(&j, stdout);
 		bpfkit_json_int(&j, "pid", e->pid);
