@@ -67,7 +67,11 @@ static error_t parse_own(int key, char *arg, struct argp_state *state)
 		return bpfkit_parse_ulong("--max-args", arg, 1,
 					  EXECSNOOP_MAX_ARGS, &opts.max_args);
 	case 'n':
-		/* Hand it to the common parser as -c. */
+		/* Check it under its own name, then hand it on as -c. */
+		if (!*arg || strlen(arg) >= BPFKIT_COMM_LEN)
+			return bpfkit_usage_error(
+				"invalid -n/--name '%s': expected 1 to %d characters",
+				arg, BPFKIT_COMM_LEN - 1);
 		return state->root_argp->parser('c', arg, state);
 	}
 	return ARGP_ERR_UNKNOWN;
@@ -176,7 +180,7 @@ static bool arg_cut(const struct execsnoop_event *e, size_t len)
 
 static void print_json(const struct execsnoop_event *e, size_t size)
 {
-	const char *name = strerrorname_np(-e->ret);
+	const char *name = strerrorname_np(-(long)e->ret);
 	struct bpfkit_json j;
 	const char *s;
 	struct args a;
@@ -209,7 +213,7 @@ static void print_json(const struct execsnoop_event *e, size_t size)
 
 static void print_columns(const struct execsnoop_event *e, size_t size)
 {
-	const char *name = strerrorname_np(-e->ret);
+	const char *name = strerrorname_np(-(long)e->ret);
 	char ret[16];
 	const char *s;
 	struct args a;

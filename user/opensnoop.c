@@ -141,9 +141,9 @@ static void print_json(const struct opensnoop_event *e, size_t path_len,
 		&j, "syscall",
 		e->call <= OPENSNOOP_OPENAT2 ? call_names[e->call] : "?", 8);
 	bpfkit_json_int(&j, "fd", e->ret < 0 ? -1 : e->ret);
-	bpfkit_json_int(&j, "errno", e->ret < 0 ? -e->ret : 0);
+	bpfkit_json_int(&j, "errno", e->ret < 0 ? -(long)e->ret : 0);
 	if (e->ret < 0)
-		bpfkit_json_str(&j, "error", strerrorname_np(-e->ret) ?: "?",
+		bpfkit_json_str(&j, "error", strerrorname_np(-(long)e->ret) ?: "?",
 				32);
 	bpfkit_json_uint(&j, "flags", e->flags);
 	if (flags)
@@ -177,7 +177,7 @@ static void print_event(void *ctx, const void *data, size_t size)
 	}
 	snprintf(err, sizeof(err), "%s",
 		 e->ret >= 0		  ? "0" :
-		 strerrorname_np(-e->ret) ?:
+		 strerrorname_np(-(long)e->ret) ?:
 					    "?");
 	bpfkit_print_time();
 	printf("%-7u %-15.15s %3d %-7s ", e->pid, e->comm,

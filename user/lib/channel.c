@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /* The event channel: perf or ring buffer reader with exact loss counts. */
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -96,9 +97,16 @@ int bpfkit_channel_prepare(struct bpf_object *obj, struct bpfkit_cfg *rodata)
 	return err;
 }
 
+/* Perf puts raw samples 4 bytes past an 8-byte boundary: realign them. */
 static void deliver(struct bpfkit_channel *ch, const void *data, size_t size)
 {
+	static __u64 aligned[65536 / sizeof(__u64)];
+
 	ch->delivered++;
+	if ((uintptr_t)data % sizeof(__u64) && size <= sizeof(aligned)) {
+		memcpy(aligned, data, size);
+		data = aligned;
+	}
 	ch->fn(ch->ctx, data, size);
 }
 

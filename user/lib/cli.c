@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <sys/vfs.h>
 #include <linux/magic.h>
+#include <bpf/btf.h>
 #include "cli.h"
 #include "diag.h"
 
@@ -227,6 +228,24 @@ static int parse_pages(const char *arg, unsigned int *pages)
 	return 0;
 }
 
+/* The file must hold BTF that libbpf can read. */
+static int parse_btf(const char *arg, const char **path)
+{
+	struct btf *btf;
+
+	if (access(arg, R_OK))
+		return bpfkit_usage_error("invalid --btf '%s': %s", arg,
+					  strerror(errno));
+	btf = btf__parse(arg, NULL);
+	if (!btf)
+		return bpfkit_usage_error(
+			"invalid --btf '%s': not a BTF file (make one with 'make min-btf')",
+			arg);
+	btf__free(btf);
+	*path = arg;
+	return 0;
+}
+
 static int parse_common(int key, char *arg, struct argp_state *state)
 {
 	struct bpfkit_env *env = &bpfkit_env;
@@ -267,11 +286,7 @@ static int parse_common(int key, char *arg, struct argp_state *state)
 	case 'd':
 		return parse_duration(arg, &env->duration);
 	case OPT_BTF:
-		if (access(arg, R_OK))
-			return bpfkit_usage_error("invalid --btf '%s': %s", arg,
-						  strerror(errno));
-		env->btf_path = arg;
-		return 0;
+		return parse_btf(arg, &env->btf_path);
 	case 'v':
 		env->verbose = true;
 		return 0;
@@ -360,6 +375,7 @@ void bpfkit_parse(const struct bpfkit_tool *tool, int argc, char **argv)
 
 	cur_tool = tool;
 	bpfkit_env.tool = tool->name;
+	bpfkit_setup_logging(false);
 
 	/* The tool's own options first, then the common ones it offers. */
 	for (own = tool->own_options; own && (own->name || own->key || own->doc);
@@ -375,5 +391,6 @@ void bpfkit_parse(const struct bpfkit_tool *tool, int argc, char **argv)
 	if (argp_parse(&argp, argc, argv, ARGP_NO_ERRS | ARGP_NO_HELP, NULL,
 		       NULL))
 		exit(BPFKIT_EXIT_USAGE);
-	bpfkit_setup_logging(bpfkit_env.verbose);
+	if (bpfkit_env.verbose)
+		bpfkit_setup_logging(true);
 }

@@ -78,7 +78,7 @@ int bpfkit_preflight(void)
 	if (!bpfkit_tracefs())
 		return -ENOENT;
 	if (!bpfkit_env.btf_path && access(KERNEL_BTF, R_OK)) {
-		bpfkit_error("this kernel has no BTF (%s is missing); pass --btf FILE with this kernel's BTF (see 'make min-btf')",
+		bpfkit_error("this kernel has no BTF (%s is missing); pass --btf FILE with this kernel's BTF (see 'make min-btf'), or boot a kernel built with CONFIG_DEBUG_INFO_BTF=y",
 			     KERNEL_BTF);
 		return -ENOENT;
 	}

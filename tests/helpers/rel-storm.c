@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * rel-storm MODE COMM [PROG]: name this process COMM and print its pid;
+ * then for each number N read from stdin cause N events of MODE, from four
+ * threads at once, and print "done N". Exits at end of input.
+ *
+ *	exec	vfork and execve PROG (a link named COMM to this program)
+ *	open	open and close /dev/null
+ *	exit	vfork a child that exits at once
+ *	signal	send ourselves an ignored SIGUSR1
+ *	syscall	call getppid(2)
+ *	mix	one of each (exec only when PROG is given)
+ *
+ * Run as "COMM exit" (argv[1] == "exit") it exits at once: the exec target.
+ */
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+
+#define THREADS 4
+
+static const char *prog;
+static void (*fn)(void);
+static long per_thread;
+
+static void do_exec(void)
+{
+	pid_t pid = vfork();
+
+	if (!pid) {
+		execl(prog, prog, "exit", (char *)NULL);
+		_exit(127);
+	}
+	if (pid > 0)
+		waitpid(pid, NULL, 0);
+}
+
+static void do_open(void)
+{
+	int fd = open("/dev/null", O_RDONLY);
+
+	if (fd >= 0)
+		close(fd);
+}
+
+static void do_exit(void)
+{
+	pid_t pid = vfork();
+
+	if (!pid)
+		_exit(0);
+	if (pid > 0)
+		waitpid(pid, NULL, 0);
+}
+
+static void do_signal(void)
+{
+	kill(getpid(), SIGUSR1);
+}
+
+static void do_syscall(void)
+{
+	syscall(SYS_getppid);
+}
+
+static void do_mix(void)
+{
+	if (prog)
+		do_exec();
+	do_open();
+	do_exit();
+	do_signal();
+	do_syscall();
+}
+
+static const struct {
+	const char *name;
+	void (*fn)(void);
+} modes[] = {
+	{ "exec", do_exec },	 { "open", do_open },	    { "exit", do_exit },
+	{ "signal", do_signal }, { "syscall", do_syscall }, { "mix", do_mix },
+};
+
+static void *worker(void *unused)
+{
+	long i;
+
+	for (i = 0; i < per_thread; i++)
+		fn();
+	return NULL;
+}
+
+/* Cause COUNT events, spread over the threads to outrun any reader. */
+static int storm(long count)
+{
+	pthread_t threads[THREADS];
+	int i, n;
+
+	per_thread = count / THREADS;
+	for (n = 0; n < THREADS; n++)
+		if (pthread_create(&threads[n], NULL, worker, NULL))
+			break;
+	for (i = 0; i < n; i++)
+		pthread_join(threads[i], NULL);
+	for (i = n * per_thread; i < count; i++)
+		fn();
+	return n ? 0 : -1;
+}
+
+int main(int argc, char **argv)
+{
+	size_t m;
+	long count;
+
+	/* Be the exec target: exit at once. */
+	if (argc == 2 && !strcmp(argv[1], "exit"))
+		return 0;
+	for (m = 0; argc >= 3 && m < sizeof(modes) / sizeof(modes[0]); m++)
+		if (!strcmp(argv[1], modes[m].name))
+			fn = modes[m].fn;
+	prog = argc > 3 ? argv[3] : NULL;
+	if (!fn || (fn == do_exec && !prog)) {
+		fprintf(stderr,
+			"usage: rel-storm exec|open|exit|signal|syscall|mix COMM [PROG] <COUNTS\n");
+		return 2;
+	}
+
+	/* Take the command name and say who we are. */
+	signal(SIGUSR1, SIG_IGN);
+	if (prctl(PR_SET_NAME, argv[2])) {
+		perror("rel-storm: prctl");
+		return 1;
+	}
+	printf("%d\n", getpid());
+	fflush(stdout);
+
+	/* Cause each storm asked for. */
+	while (scanf("%ld", &count) == 1 && count > 0) {
+		if (storm(count)) {
+			fprintf(stderr, "rel-storm: cannot start threads\n");
+			return 1;
+		}
+		printf("done %ld\n", count);
+		fflush(stdout);
+	}
+	return 0;
+}

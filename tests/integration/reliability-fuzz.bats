@@ -1,0 +1,18 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0
+# The event formatters under libFuzzer (tools/fuzz): every input that once
+# crashed one (tests/reliability/corpus/TOOL/) must now pass, and a short
+# fuzzing run must find nothing new. Needs no root: no BPF is loaded.
+
+load helpers
+
+@test "reliability: fuzz: saved crash inputs pass, a short run finds nothing new" {
+	echo 'int LLVMFuzzerTestOneInput(const char *d, long n) { return 0; }' \
+		>"$BATS_TEST_TMPDIR/probe.c"
+	clang -fsanitize=fuzzer "$BATS_TEST_TMPDIR/probe.c" \
+		-o "$BATS_TEST_TMPDIR/probe" 2>/dev/null ||
+		skip "clang cannot build libFuzzer targets (install clang, libclang-rt-14-dev)"
+	run env BPFKIT_BUILD="$BUILD" "$ROOT/tools/fuzz" 12
+	echo "$output" | sed 's/^/# /' >&3
+	[ "$status" = 0 ]
+}

@@ -1,0 +1,88 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0
+# Two instances of each tool in $BIN, side by side, filtered (-c) on one
+# unique command name: both see the same execs (and the opens, exits,
+# signals and syscalls around them). Event tools, and any whose lines name
+# the command, must show as many of its lines in both, and some; tools
+# that print counts (no command name) must end on the same count.
+
+load helpers
+load ../reliability/common
+
+setup() {
+	require_root
+	declare -gA PIDS=()
+}
+
+teardown() {
+	local k
+	for k in "${!PIDS[@]}"; do
+		kill -KILL "${PIDS[$k]}" 2>/dev/null
+		wait "${PIDS[$k]}" 2>/dev/null
+	done
+	return 0
+}
+
+# check TOOL COMM: compare the outputs of TOOL's instances a and b.
+check() {
+	local t=$1 comm=$2 a=$BATS_TEST_TMPDIR/$1.a b=$BATS_TEST_TMPDIR/$1.b
+	local na nb
+	na=$(grep -cw -- "$comm" "$a.out" || true)
+	nb=$(grep -cw -- "$comm" "$b.out" || true)
+	echo "# $t: $na and $nb lines of $comm; last lines: $(tail -1 "$a.out" |
+		cut -c1-40) | $(tail -1 "$b.out" | cut -c1-40)" >&3
+	if [ "$na" != 0 ] || [ "$nb" != 0 ] || offers "$t" buffer-pages; then
+		[ "$na" = "$nb" ] ||
+			echo "$t: one instance has $na lines of $comm, the other $nb"
+		[ $((na + nb)) != 0 ] ||
+			echo "$t: no instance printed an event of $comm"
+	elif [ "$(tail -1 "$a.out")" != "$(tail -1 "$b.out")" ]; then
+		echo "$t: the instances end differently: '$(tail -1 "$a.out")' and '$(tail -1 "$b.out")'"
+	elif [ -z "$(tail -1 "$a.out")" ]; then
+		echo "$t: neither instance printed anything of $comm"
+	fi
+}
+
+@test "reliability: instances: two of each tool side by side see the same execs" {
+	local t k status comm
+	declare -A COMMS=()
+	# hello reads the kernel's one trace pipe, which takes one reader.
+	for t in $(tools | grep -vx hello); do
+		COMMS[$t]=$(unique_comm)
+		for k in a b; do
+			"$BIN/$t" -c "${COMMS[$t]}" >"$BATS_TEST_TMPDIR/$t.$k.out" \
+				2>"$BATS_TEST_TMPDIR/$t.$k.err" &
+			PIDS[$t.$k]=$!
+		done
+	done
+	for k in "${!PIDS[@]}"; do
+		wait_tracing "${PIDS[$k]}" "$BATS_TEST_TMPDIR/$k.err" ||
+			echo "$k: did not start: $(first_error "$BATS_TEST_TMPDIR/$k.err")"
+	done >"$BATS_TEST_TMPDIR/report"
+
+	# Each tool's command execs, opens, exits, signals and calls.
+	for t in "${!COMMS[@]}"; do
+		trigger_execs "${COMMS[$t]}"
+	done
+	# Let interval tools print, then stop every instance.
+	sleep 2
+	for k in "${!PIDS[@]}"; do
+		kill -INT "${PIDS[$k]}" 2>/dev/null || true
+	done
+	for k in "${!PIDS[@]}"; do
+		status=0
+		wait "${PIDS[$k]}" || status=$?
+		unset "PIDS[$k]"
+		[ "$status" = 0 ] ||
+			echo "$k: exit $status: $(first_error "$BATS_TEST_TMPDIR/$k.err")"
+	done >>"$BATS_TEST_TMPDIR/report"
+	for t in "${!COMMS[@]}"; do
+		check "$t" "${COMMS[$t]}"
+	done >>"$BATS_TEST_TMPDIR/report"
+	sed 's/^/# /' "$BATS_TEST_TMPDIR/report" >&3
+	[ ! -s "$BATS_TEST_TMPDIR/report" ]
+}
+
+@test "reliability: instances: two hello side by side" {
+	skip "hello reads the kernel's single trace_pipe, which allows one reader at a time"
+}

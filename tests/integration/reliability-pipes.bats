@@ -1,0 +1,76 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0
+# Pipes, for every tool in $BIN: `tool | head -1` ends promptly and quietly
+# once head has its line: exit 0, and nothing on stderr but the "tracing"
+# line (no EPIPE error, no summary to a reader that is gone). A tool that
+# prints only when it ends gets a SIGINT, and must then be as quiet.
+
+load helpers
+load ../reliability/common
+
+setup() {
+	require_root
+}
+
+# Kill what is left of the tools, by the pids they saved.
+teardown() {
+	local f
+	for f in "$BATS_TEST_TMPDIR"/*.pid; do
+		[ -e "${f%.pid}.status" ] || kill -KILL "$(cat "$f")" 2>/dev/null
+	done
+	return 0
+}
+
+# all_exist FILE...: do all FILEs exist?
+all_exist() {
+	local f
+	for f; do
+		[ -e "$f" ] || return 1
+	done
+}
+
+@test "reliability: pipes: every tool | head -1 exits 0, quietly, soon after" {
+	local d=$BATS_TEST_TMPDIR t i lines=() statuses=()
+	for t in $(tools); do
+		(
+			"$BIN/$t" 2>"$d/$t.err" &
+			echo $! >"$d/$t.pid"
+			wait $!
+			echo $? >"$d/$t.status"
+		) | head -1 >"$d/$t.line" &
+		lines+=("$d/$t.line") statuses+=("$d/$t.status")
+	done
+
+	# Cause events until every head has its line; tools that print only
+	# at the end (no interval given) get a SIGINT after 5 s.
+	for ((i = 0; i < 20; i++)); do
+		[ "$i" != 10 ] || for t in $(tools); do
+			[ -s "$d/$t.line" ] ||
+				kill -INT "$(cat "$d/$t.pid")" 2>/dev/null || true
+		done
+		trigger_execs "$(unique_comm)"
+		for t in "${lines[@]}"; do
+			[ -s "$t" ] || continue 2
+		done
+		break
+	done
+	# Then each tool has 5 s to notice its reader is gone.
+	for ((i = 0; i < 50; i++)); do
+		all_exist "${statuses[@]}" && break
+		sleep 0.1
+	done
+
+	for t in $(tools); do
+		if [ ! -s "$d/$t.line" ]; then
+			echo "$t: printed no line, even after SIGINT"
+		elif [ ! -e "$d/$t.status" ]; then
+			echo "$t: still running 5 s after head exited"
+		elif [ "$(cat "$d/$t.status")" != 0 ]; then
+			echo "$t: exit $(cat "$d/$t.status"), not 0: $(first_error "$d/$t.err")"
+		fi
+		grep -v "^$t: tracing; hit Ctrl-C to end\$" "$d/$t.err" |
+			head -3 | sed "s/^/$t: said on stderr: /"
+	done >"$d/report"
+	sed 's/^/# /' "$d/report" >&3
+	[ ! -s "$d/report" ]
+}

@@ -1,0 +1,108 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0
+# Shutdown, for every tool in $BIN: after SIGINT, SIGTERM, SIGHUP,
+# --duration expiry and SIGKILL no BPF program, map or link of the tool
+# remains. The tool's own objects are the ids its fds held while it ran
+# (read from /proc/PID/fdinfo), so other tests' objects do not interfere;
+# after the stop none of them may be in `bpftool prog/map/link list`.
+
+load helpers
+load ../reliability/common
+
+setup() {
+	require_root
+	declare -gA PIDS=()
+}
+
+teardown() {
+	local t
+	for t in "${!PIDS[@]}"; do
+		kill -KILL "${PIDS[$t]}" 2>/dev/null
+		wait "${PIDS[$t]}" 2>/dev/null
+	done
+	return 0
+}
+
+# start_all ARG...: start every tool with ARG..., all at once; as soon as
+# each is tracing, save the ids of its BPF objects in $BATS_TEST_TMPDIR/ids
+# as "KIND ID TOOL" lines. Fails if one is still not tracing after 30 s.
+start_all() {
+	local t i left
+	for t in $(tools); do
+		"$BIN/$t" "$@" >"$BATS_TEST_TMPDIR/$t.out" \
+			2>"$BATS_TEST_TMPDIR/$t.err" &
+		PIDS[$t]=$!
+	done
+	: >"$BATS_TEST_TMPDIR/ids"
+	left=" ${!PIDS[*]} "
+	for ((i = 0; i < 600 && ${#left} > 2; i++)); do
+		for t in $left; do
+			# One that died is reported by stop_all.
+			if grep -q 'tracing; hit Ctrl-C to end' \
+				"$BATS_TEST_TMPDIR/$t.err"; then
+				bpf_ids "${PIDS[$t]}" | sed "s/\$/ $t/" \
+					>>"$BATS_TEST_TMPDIR/ids"
+			elif kill -0 "${PIDS[$t]}" 2>/dev/null; then
+				continue
+			fi
+			left=${left/ $t / }
+		done
+		sleep 0.05
+	done
+	for t in $left; do
+		echo "# $t did not start:" >&3
+		sed 's/^/#   /' "$BATS_TEST_TMPDIR/$t.err" >&3
+	done
+	[ "${#left}" -le 2 ]
+}
+
+# stop_all SIGNAL STATUS: send SIGNAL to every tool ("" to wait for
+# --duration), expect exit STATUS, then look for its objects.
+stop_all() {
+	local t status
+	for t in "${!PIDS[@]}"; do
+		[ -z "$1" ] || kill -"$1" "${PIDS[$t]}" 2>/dev/null ||
+			echo "$t: died before the signal"
+	done >"$BATS_TEST_TMPDIR/report"
+	for t in "${!PIDS[@]}"; do
+		status=0
+		wait "${PIDS[$t]}" || status=$?
+		unset "PIDS[$t]"
+		[ "$status" = "$2" ] ||
+			echo "$t: exit $status, not $2: $(first_error "$BATS_TEST_TMPDIR/$t.err")"
+		grep -q " $t\$" "$BATS_TEST_TMPDIR/ids" ||
+			echo "$t: held no BPF object while tracing"
+	done >>"$BATS_TEST_TMPDIR/report"
+	cut -d' ' -f1,2 "$BATS_TEST_TMPDIR/ids" | sort -u >"$BATS_TEST_TMPDIR/ours"
+	leftovers "$BATS_TEST_TMPDIR/ours" | while read -r kind id name; do
+		echo "left behind: $kind $id $name, of $(grep "^$kind $id " \
+			"$BATS_TEST_TMPDIR/ids" | cut -d' ' -f3 | paste -sd' ')"
+	done >>"$BATS_TEST_TMPDIR/report"
+	sed 's/^/# /' "$BATS_TEST_TMPDIR/report" >&3
+	[ ! -s "$BATS_TEST_TMPDIR/report" ]
+}
+
+@test "reliability: shutdown: SIGINT leaves nothing behind, exit 0" {
+	start_all
+	stop_all INT 0
+}
+
+@test "reliability: shutdown: SIGTERM leaves nothing behind, exit 0" {
+	start_all
+	stop_all TERM 0
+}
+
+@test "reliability: shutdown: SIGHUP leaves nothing behind, exit 0" {
+	start_all
+	stop_all HUP 0
+}
+
+@test "reliability: shutdown: --duration expiry leaves nothing behind, exit 0" {
+	start_all -d 20
+	stop_all "" 0
+}
+
+@test "reliability: shutdown: SIGKILL leaves nothing behind" {
+	start_all
+	stop_all KILL 137
+}

@@ -1,0 +1,108 @@
+# SPDX-License-Identifier: GPL-2.0
+# tools/bench/run's samples -> bench.json: ratios within each repetition,
+# then the median, minimum and maximum of every measured value.
+# Input: jq -n with $samples, $sizes (arrays) and the run's named args.
+#
+# Costs are CPU time of the process making the calls or execs (user +
+# system), so that the time other processes hold the CPU on a busy machine
+# does not count; wall-clock rates are kept beside them.
+
+def median:
+	sort | if length % 2 == 1 then .[length / 2 | floor]
+	else (.[length / 2 - 1] + .[length / 2]) / 2 end;
+
+def stats:
+	map(select(. != null))
+	| if length == 0 then null
+	else {median: median, min: min, max: max} end;
+
+def ratio($a; $b): if $a != null and $b != null and $b != 0 then $a / $b
+	else null end;
+def diff($a; $b): if $a != null and $b != null then $a - $b else null end;
+
+# Values of one sample on its own: CPU cost per call or exec.
+def own:
+	if .calls then .ns_per_call = .cpu_seconds * 1e9 / .calls
+		| .cpu_rate = .calls / .cpu_seconds
+	else . end
+	| if .execs then .us_per_exec = .cpu_seconds * 1e6 / .execs else . end
+	| if .tracer_cpu_ns then
+		.tracer_cpu_ms_per_1000 = .tracer_cpu_ns / .execs / 1000
+		| .missed = .execs - .reported
+	else . end;
+
+# Values against the untraced ($u) and stock ($s) runs of the repetition.
+def against($u; $s):
+	(.ns_per_call // .us_per_exec) as $c
+	| ($u.ns_per_call // $u.us_per_exec) as $uc
+	| if .test == "startup" then .
+	else .cost_vs_untraced = ratio($c; $uc)
+		| .added = diff($c; $uc)
+		| .wall_vs_untraced = ratio(.rate; $u.rate)
+	end
+	| if .test == "delivery" then
+		.speedup_vs_stock = ratio($s.ns_per_call; .ns_per_call)
+		| .wall_speedup_vs_stock = ratio(.rate; $s.rate)
+	else . end;
+
+# Each sample next to the baseline runs of its own repetition.
+def with_ratios:
+	map(own)
+	| group_by([.test, .rep])
+	| map(map(select(.variant == "untraced"))[0] as $u
+		| map(select(.variant == "stock"))[0] as $s
+		| map(against($u; $s)))
+	| flatten;
+
+# {test: {variant: {key: stats, reps: n}}}
+def summarize:
+	group_by(.test)
+	| map({key: .[0].test, value: (group_by(.variant)
+		| map(. as $runs
+			| {key: .[0].variant, value: (
+				[$runs[] | keys[]] | unique
+				- ["test", "variant", "rep"]
+				| map(. as $k
+					| {key: $k,
+					   value: ([$runs[] | .[$k]] | stats)})
+				| from_entries
+				| .reps = ($runs | length))})
+		| from_entries)})
+	| from_entries;
+
+($samples | with_ratios) as $all
+| ($all | summarize) as $results
+| [$all[] | select(.test == "delivery" and .variant == "perf")] as $perf
+| {
+	machine: {kernel: $kernel, cpus: $cpus, date: $date,
+		  loadavg_start: $load_start, loadavg_end: $load_end,
+		  other_bpf_programs_start: $progs_start,
+		  other_bpf_programs_end: $progs_end,
+		  seconds: $seconds},
+	params: {reps: $reps, delivery_calls: $calls,
+		 syscall_storm_calls: $syscalls,
+		 exec_storm_seconds: $exec_seconds,
+		 bpftrace: $bpftrace, libbpf_tools: $libbpf_tools,
+		 bpftrace_execsnoop: $bt_exec, bpftrace_syscount: $bt_syscount},
+	results: $results,
+	targets: {
+		default_path_lossless: (($perf | length) > 0 and
+			all($perf[]; .lost == 0 and .delivered == .calls)),
+		default_path_lossless_runs: ([$perf[]
+			| select(.lost == 0 and .delivered == .calls)] | length),
+		default_path_speedup_vs_stock:
+			$results.delivery.perf.speedup_vs_stock.median,
+		default_path_wall_speedup_vs_stock:
+			$results.delivery.perf.wall_speedup_vs_stock.median,
+		default_path_speedup_target: 5,
+		ring_path_cost_vs_untraced:
+			$results.delivery.ring.cost_vs_untraced.median,
+		ring_path_cost_target: 3
+	},
+	sizes: $sizes,
+	skipped: $skipped,
+	samples: $all
+}
+| .targets.met = (.targets.default_path_lossless
+	and (.targets.default_path_speedup_vs_stock // 0) >= 5
+	and (.targets.ring_path_cost_vs_untraced // 1e9) <= 3)

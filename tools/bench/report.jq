@@ -1,0 +1,168 @@
+# SPDX-License-Identifier: GPL-2.0
+# bench.json -> the markdown tables `make bench` prints (jq -r).
+# Every cell is the median over the repetitions, with (min–max) after it.
+
+# N rounded to D decimals; a dash when missing.
+def num($d): if . == null then "–"
+	else (. * pow(10; $d) | round) / pow(10; $d) | tostring end;
+
+# Median (min–max) of a stats object, each scaled by S and rounded to D.
+def span($s; $d): if . == null then "–"
+	else "\(.median * $s | num($d)) (\(.min * $s | num($d))–\(.max * $s | num($d)))"
+	end;
+def span($d): span(1; $d);
+def times($d): if . == null then "–" else span($d) + "x" end;
+
+def kib: if . == null then "–" else "\(. / 1024 | num(0)) KiB" end;
+def mib: if . == null then "–" else "\(. / 1048576 | num(1)) MiB" end;
+def rss: if . == null then "–" else .median * 1024 | mib end;
+def row: "| " + join(" | ") + " |";
+# A stats object's median scaled by S, rounded to D.
+def med($s; $d): if . == null then "–" else .median * $s | num($d) end;
+# F (given a variant name) for each of the three tracers.
+def peers(f): [("bpfkit", "libbpf-tools", "bpftrace") | f];
+def yes($ok): if $ok then "met" else "**not met**" end;
+
+.results as $r
+| .params as $p
+| [
+	"CPU costs are the CPU time (user + system) of the process making the",
+	"calls or execs, so they hold on a busy machine; wall-clock rates beside",
+	"them also count time spent waiting for a CPU. Median (min–max) of",
+	"\($p.reps) repetitions; ratios are taken within each repetition.",
+	"Tracers run under `stdbuf -oL` (libbpf-tools' tools otherwise hold",
+	"their lines in a stdio buffer when writing to a pipe or a file).",
+	(.machine | (.loadavg_start | split(" ")[0] | tonumber) as $load
+		| select($load >= .cpus)
+		| "**The machine was busy** (load average \($load) on \(.cpus) "
+		+ "CPUs): wall-clock times, startup included, are inflated and noisy; "
+		+ "compare the CPU columns."),
+	"",
+	"### Event delivery: \($p.delivery_calls) getppid calls, one 40-byte record each",
+	"",
+	"| path | ns per call | calls/s (M) | wall calls/s (M) | delivered (min) | lost (max) | cost vs untraced | rate vs stock | wall rate vs stock |",
+	"|---|---|---|---|---|---|---|---|---|",
+	(
+		["untraced", "no program attached"],
+		["stock", "stock `perf_buffer__new` (libbpf-tools' way)"],
+		["perf", "bpfkit perf buffer (default)"],
+		["ring", "bpfkit ring buffer (`--ringbuf`)"]
+		| . as [$v, $name] | $r.delivery[$v] as $x
+		| [$name, ($x.ns_per_call | span(0)), ($x.cpu_rate | span(1e-6; 2)),
+		   ($x.rate | span(1e-6; 2)), ($x.delivered.min | num(0)),
+		   ($x.lost.max | num(0)), ($x.cost_vs_untraced | times(2)),
+		   ($x.speedup_vs_stock | times(1)), ($x.wall_speedup_vs_stock | times(1))]
+		| row
+	),
+	"",
+	"Targets: default path lossless: \(yes(.targets.default_path_lossless)) "
+	+ "(\(.targets.default_path_lossless_runs) of \($p.reps) runs); "
+	+ "default path's rate >= 5x the stock path's: "
+	+ "\(.targets.default_path_speedup_vs_stock | num(1))x by CPU cost, "
+	+ "\(yes((.targets.default_path_speedup_vs_stock // 0) >= 5)) "
+	+ "(\(.targets.default_path_wall_speedup_vs_stock | num(1))x by wall clock); "
+	+ "ring path's traced call within 3x of an untraced call: "
+	+ "\(.targets.ring_path_cost_vs_untraced | num(2))x, "
+	+ "\(yes((.targets.ring_path_cost_vs_untraced // 1e9) <= 3)).",
+	"",
+	"### Side by side (medians)",
+	"",
+	"| | bpfkit | libbpf-tools | bpftrace |",
+	"|---|---|---|---|",
+	(
+		(.sizes) as $sizes
+		| def size($name; $kind; f):
+			[$sizes[] | select(.name == $name and .kind == $kind)][0]
+			| if . then f else "–" end;
+		["execsnoop: spawn to first event, ms"]
+			+ peers($r.startup[.].first_ms | med(1; 0)),
+		  ["execsnoop: its CPU until then, ms"]
+			+ peers($r.startup[.].cpu_ms | med(1; 0)),
+		  ["execsnoop: CPU per exec vs untraced"]
+			+ peers($r.execstorm[.].cost_vs_untraced | med(1; 2) + "x"),
+		  ["execsnoop: its own CPU per 1000 execs, ms"]
+			+ peers($r.execstorm[.].tracer_cpu_ms_per_1000 | med(1; 0)),
+		  ["execsnoop: execs missed (worst run)"]
+			+ peers($r.execstorm[.].missed | if . then .max | num(0) else "–" end),
+		  ["syscount: ns added per getppid"]
+			+ peers($r.syscallstorm[.].added | med(1; 0)),
+		  ["peak RSS, execsnoop / syscount, MiB"]
+			+ peers("\($r.execstorm[.].rss_kb | med(1 / 1024; 1)) / \($r.syscallstorm[.].rss_kb | med(1 / 1024; 1))"),
+		  ["execsnoop binary, stripped",
+		   size("bpfkit execsnoop"; "dynamic"; .stripped | kib)
+		   + size("bpfkit execsnoop"; "static"; " (static: \(.stripped | kib))"),
+		   size("libbpf-tools execsnoop"; "dynamic"; .stripped | kib),
+		   size("bpftrace"; "dynamic"; .stripped | kib)],
+		  ["... with the shared libraries it loads"]
+			+ peers(size(if . == "bpftrace" then . else "\(.) execsnoop" end;
+				"dynamic"; .stripped + .libs | mib))
+		| row
+	),
+	"",
+	"### Startup: spawn to the first exec event printed",
+	"",
+	"| tool | first event, ms | attached, ms | tool's CPU by first event, ms |",
+	"|---|---|---|---|",
+	(
+		["bpfkit", "bpfkit execsnoop"],
+		["libbpf-tools", "libbpf-tools execsnoop"],
+		["bpftrace", "bpftrace one-liner"]
+		| . as [$v, $name] | $r.startup[$v] as $x
+		| [$name, ($x.first_ms | span(0)), ($x.attached_ms | span(0)),
+		   ($x.cpu_ms | span(0))]
+		| row
+	),
+	"",
+	"### Exec storm: fork+exec of /bin/true for \($p.exec_storm_seconds) s",
+	"",
+	"| tracer | CPU µs per exec | cost vs untraced | wall execs/s | execs reported | tracer CPU ms / 1000 execs | peak RSS |",
+	"|---|---|---|---|---|---|---|",
+	(
+		["untraced", "none"],
+		["bpfkit", "bpfkit execsnoop"],
+		["libbpf-tools", "libbpf-tools execsnoop"],
+		["bpftrace", "bpftrace one-liner"]
+		| . as [$v, $name] | $r.execstorm[$v] as $x
+		| [$name, ($x.us_per_exec | span(0)), ($x.cost_vs_untraced | times(2)),
+		   ($x.rate | span(0)),
+		   (if $x.missed == null then "–"
+		    elif $x.missed.max <= 0 then "all"
+		    else "**\($x.missed.max) missed** (worst run)" end),
+		   ($x.tracer_cpu_ms_per_1000 | span(1)), ($x.rss_kb | rss)]
+		| row
+	),
+	"",
+	"### Syscall storm: \($p.syscall_storm_calls) getppid calls under a syscall counter",
+	"",
+	"| tracer | ns per call | cost vs untraced | ns added | wall calls/s (M) | getppid counted (min) | peak RSS |",
+	"|---|---|---|---|---|---|---|",
+	(
+		["untraced", "none"],
+		["bpfkit", "bpfkit syscount"],
+		["libbpf-tools", "libbpf-tools syscount"],
+		["bpftrace", "bpftrace one-liner"]
+		| . as [$v, $name] | $r.syscallstorm[$v] as $x
+		| [$name, ($x.ns_per_call | span(0)), ($x.cost_vs_untraced | times(2)),
+		   (if $v == "untraced" then "–" else $x.added | span(0) end),
+		   ($x.rate | span(1e-6; 2)), ($x.counted.min | num(0)),
+		   ($x.rss_kb | rss)]
+		| row
+	),
+	"",
+	"### Binary sizes",
+	"",
+	"| binary | linked | file | stripped | stripped + shared libraries |",
+	"|---|---|---|---|---|",
+	(.sizes[] | [.name, .kind, (.bytes | kib), (.stripped | kib),
+		     ((.stripped + .libs) | mib)] | row),
+	"",
+	"\(.machine.date): Linux \(.machine.kernel), \(.machine.cpus) CPUs, "
+	+ "load average \(.machine.loadavg_start) at start, "
+	+ "\(.machine.loadavg_end) at end; BPF programs loaded by others: "
+	+ "\(.machine.other_bpf_programs_start) at start, "
+	+ "\(.machine.other_bpf_programs_end) at end; \($p.reps) repetitions in "
+	+ "\(.machine.seconds) s; libbpf-tools \($p.libbpf_tools), \($p.bpftrace).",
+	"bpftrace's execsnoop: `\($p.bpftrace_execsnoop)`; its syscount: "
+	+ "`\($p.bpftrace_syscount)`.",
+	(.skipped[] | "Skipped: \(.)")
+] | .[]
