@@ -98,7 +98,7 @@ stop_all() {
 }
 
 @test "reliability: shutdown: --duration expiry leaves nothing behind, exit 0" {
-	start_all -d 20
+	start_all -d 5
 	stop_all "" 0
 }
 
