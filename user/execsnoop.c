@@ -266,11 +266,8 @@ int main(int argc, char **argv)
 	struct execsnoop_bpf *skel = NULL;
 	int err;
 
-	/* Parse options; check privileges and kernel BTF. */
-	bpfkit_parse(&tool, argc, argv);
-	err = bpfkit_preflight();
-	if (err)
-		return bpfkit_exit_code(err);
+	/* Parse options; check privileges, tracefs and kernel BTF. */
+	bpfkit_setup(&tool, argc, argv);
 
 	/* Open the BPF object. */
 	skel = execsnoop_bpf__open_opts(bpfkit_open_opts());

@@ -326,12 +326,9 @@ int main(int argc, char **argv)
 	char what[64];
 	int i, err;
 
-	/* Parse options; check privileges and kernel BTF. */
-	bpfkit_parse(&tool, argc, argv);
+	/* Parse options; check privileges, tracefs and kernel BTF. */
+	bpfkit_setup(&tool, argc, argv);
 	with_attach = env.attach != ATTACH_AUTO;
-	err = bpfkit_preflight();
-	if (err)
-		return bpfkit_exit_code(err);
 
 	/* Pick the attach type, checking the kernel supports it. */
 	err = choose_attach(&btf);

@@ -242,12 +242,9 @@ int main(int argc, char **argv)
 	char name[32];
 	int i, err;
 
-	/* Parse options; check privileges and kernel BTF. */
-	bpfkit_parse(&tool, argc, argv);
+	/* Parse options; check privileges, tracefs and kernel BTF. */
+	bpfkit_setup(&tool, argc, argv);
 	tick.interval_ms = env.interval * 1000;
-	err = bpfkit_preflight();
-	if (err)
-		return bpfkit_exit_code(err);
 
 	/* Open the BPF object and find its per-syscall programs. */
 	skel = hello_map_bpf__open_opts(bpfkit_open_opts());

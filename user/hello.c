@@ -115,11 +115,8 @@ int main(int argc, char **argv)
 	char path[PATH_MAX];
 	int err;
 
-	/* Parse options; check privileges, kernel BTF and tracefs. */
-	bpfkit_parse(&tool, argc, argv);
-	err = bpfkit_preflight();
-	if (err)
-		return bpfkit_exit_code(err);
+	/* Parse options; check privileges, tracefs and kernel BTF. */
+	bpfkit_setup(&tool, argc, argv);
 
 	/* Open the BPF object. */
 	skel = hello_bpf__open_opts(bpfkit_open_opts());

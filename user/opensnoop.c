@@ -143,8 +143,8 @@ static void print_json(const struct opensnoop_event *e, size_t path_len,
 	bpfkit_json_int(&j, "fd", e->ret < 0 ? -1 : e->ret);
 	bpfkit_json_int(&j, "errno", e->ret < 0 ? -(long)e->ret : 0);
 	if (e->ret < 0)
-		bpfkit_json_str(&j, "error", strerrorname_np(-(long)e->ret) ?: "?",
-				32);
+		bpfkit_json_str(&j, "error",
+				strerrorname_np(-(long)e->ret) ?: "?", 32);
 	bpfkit_json_uint(&j, "flags", e->flags);
 	if (flags)
 		bpfkit_json_str(&j, "flag_names", flags, strlen(flags));
@@ -176,9 +176,9 @@ static void print_event(void *ctx, const void *data, size_t size)
 		return;
 	}
 	snprintf(err, sizeof(err), "%s",
-		 e->ret >= 0		  ? "0" :
+		 e->ret >= 0			? "0" :
 		 strerrorname_np(-(long)e->ret) ?:
-					    "?");
+						  "?");
 	bpfkit_print_time();
 	printf("%-7u %-15.15s %3d %-7s ", e->pid, e->comm,
 	       e->ret < 0 ? -1 : e->ret, err);
@@ -212,11 +212,8 @@ int main(int argc, char **argv)
 	struct bpfkit_channel *ch = NULL;
 	int err;
 
-	/* Parse options; check privileges and kernel BTF. */
-	bpfkit_parse(&tool, argc, argv);
-	err = bpfkit_preflight();
-	if (err)
-		return bpfkit_exit_code(err);
+	/* Parse options; check privileges, tracefs and kernel BTF. */
+	bpfkit_setup(&tool, argc, argv);
 
 	/* Open the BPF object. */
 	skel = opensnoop_bpf__open_opts(bpfkit_open_opts());

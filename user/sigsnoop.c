@@ -161,11 +161,8 @@ int main(int argc, char **argv)
 	struct bpfkit_channel *ch = NULL;
 	int err;
 
-	/* Parse options; check privileges and kernel BTF. */
-	bpfkit_parse(&tool, argc, argv);
-	err = bpfkit_preflight();
-	if (err)
-		return bpfkit_exit_code(err);
+	/* Parse options; check privileges, tracefs and kernel BTF. */
+	bpfkit_setup(&tool, argc, argv);
 
 	/* Open the BPF object. */
 	skel = sigsnoop_bpf__open_opts(bpfkit_open_opts());

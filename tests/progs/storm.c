@@ -100,10 +100,8 @@ int main(int argc, char **argv)
 	struct storm_bpf *skel;
 	int err;
 
-	bpfkit_parse(&tool, argc, argv);
-	err = bpfkit_preflight();
-	if (err)
-		return bpfkit_exit_code(err);
+	/* Parse options; check privileges, tracefs and kernel BTF. */
+	bpfkit_setup(&tool, argc, argv);
 
 	skel = storm_bpf__open_opts(bpfkit_open_opts());
 	if (!skel) {

@@ -57,13 +57,11 @@ int main(int argc, char **argv)
 	struct bpfkit_channel *ch = NULL;
 	int err;
 
-	/* Parse the command line; a bad option exits with status 2. */
-	bpfkit_parse(&tool, argc, argv);
-
-	/* Check privileges, tracefs and kernel BTF before touching BPF. */
-	err = bpfkit_preflight();
-	if (err)
-		return bpfkit_exit_code(err);
+	/*
+	 * Parse the command line (a bad option exits with status 2), then
+	 * check privileges, tracefs and kernel BTF (exits with status 1).
+	 */
+	bpfkit_setup(&tool, argc, argv);
 
 	/* Open the BPF object the skeleton embeds. */
 	skel = @IDENT@_bpf__open_opts(bpfkit_open_opts());

@@ -394,3 +394,10 @@ void bpfkit_parse(const struct bpfkit_tool *tool, int argc, char **argv)
 	if (bpfkit_env.verbose)
 		bpfkit_setup_logging(true);
 }
+
+void bpfkit_setup(const struct bpfkit_tool *tool, int argc, char **argv)
+{
+	bpfkit_parse(tool, argc, argv);
+	if (bpfkit_preflight())
+		exit(BPFKIT_EXIT_FAIL);
+}

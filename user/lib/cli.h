@@ -63,6 +63,12 @@ struct bpfkit_tool {
 /* Parse argv; on a usage error print one line and exit(BPFKIT_EXIT_USAGE). */
 void bpfkit_parse(const struct bpfkit_tool *tool, int argc, char **argv);
 
+/*
+ * What every tool does first: bpfkit_parse(), then bpfkit_preflight();
+ * exits with the matching code when either fails.
+ */
+void bpfkit_setup(const struct bpfkit_tool *tool, int argc, char **argv);
+
 /* Report a bad option argument in one line; returns EINVAL for argp. */
 int bpfkit_usage_error(const char *fmt, ...)
 	__attribute__((format(printf, 1, 2)));
