@@ -11,6 +11,7 @@
 #   make new-tool NAME=x a new tool from the template
 #   make bench           benchmarks against libbpf-tools and bpftrace
 #   make install PREFIX=/usr/local DESTDIR=
+#   make format          clang-format the tree (check-format: only check)
 
 VERSION := 0.1.0
 
@@ -92,17 +93,22 @@ $(BUILD)/user.flags: FORCE | $(BUILD)
 	@echo '$(CC) $(USER_CFLAGS) $(LDFLAGS) $(LDLIBS)' | cmp -s - $@ || \
 		echo '$(CC) $(USER_CFLAGS) $(LDFLAGS) $(LDLIBS)' > $@
 
+# Rebuild BPF objects when the compiler or its flags change (CLANG=clang-19).
+$(BUILD)/bpf.flags: FORCE | $(BUILD)
+	@echo '$(CLANG) $(BPF_CFLAGS)' | cmp -s - $@ || \
+		echo '$(CLANG) $(BPF_CFLAGS)' > $@
+
 $(BUILD) $(OBJ)/bpf $(OBJ)/lib $(OBJ)/user $(OBJ)/test $(GEN) $(BIN) \
 $(TESTBIN)/unit $(TESTBIN)/helpers $(TESTBIN)/progs:
 	$(Q)mkdir -p $@
 
 # bpf/X.bpf.c -> clang -> bpftool gen object (drops DWARF) -> skeleton.
 # Test programs (tests/progs/X.bpf.c) take the same path.
-$(OBJ)/bpf/%.tmp.o: bpf/%.bpf.c $(VMLINUX) | $(OBJ)/bpf
+$(OBJ)/bpf/%.tmp.o: bpf/%.bpf.c $(VMLINUX) $(BUILD)/bpf.flags | $(OBJ)/bpf
 	$(call msg,BPF,$@)
 	$(Q)$(CLANG) $(BPF_CFLAGS) $(CLANG_SYS_INCLUDES) -MMD -MP -c $< -o $@
 
-$(OBJ)/bpf/%.tmp.o: tests/progs/%.bpf.c $(VMLINUX) | $(OBJ)/bpf
+$(OBJ)/bpf/%.tmp.o: tests/progs/%.bpf.c $(VMLINUX) $(BUILD)/bpf.flags | $(OBJ)/bpf
 	$(call msg,BPF,$@)
 	$(Q)$(CLANG) $(BPF_CFLAGS) $(CLANG_SYS_INCLUDES) -MMD -MP -c $< -o $@
 
@@ -166,7 +172,7 @@ tests-build: all $(UNIT_TESTS) $(TEST_HELPERS) $(TEST_PROGS)
 test:
 	$(Q)tools/deps.sh build test
 	$(Q)$(MAKE) --no-print-directory tests-build
-	$(Q)tests/run
+	$(Q)BPFKIT_BUILD=$(BUILD) tests/run
 
 # The README's demo command: deps, build, then hello-buffer until Ctrl-C.
 .PHONY: demo
@@ -202,6 +208,16 @@ install: all
 	install -d $(DESTDIR)$(PREFIX)/sbin $(DESTDIR)$(PREFIX)/share/man/man8
 	install -m 0755 $(TOOL_BINS) $(DESTDIR)$(PREFIX)/sbin/
 	$(if $(MAN_PAGES),install -m 0644 $(MAN_PAGES) $(DESTDIR)$(PREFIX)/share/man/man8/)
+
+# The C sources in the kernel's style (.clang-format); the template's
+# @PLACEHOLDER@ files are C only once tools/new-tool fills them in.
+FORMAT_SRCS = $(shell git ls-files '*.c' '*.h' | grep -v -e '^vmlinux/' -e '^tools/template/')
+
+.PHONY: format check-format
+format:
+	$(Q)clang-format -i $(FORMAT_SRCS)
+check-format:
+	$(Q)clang-format --dry-run -Werror $(FORMAT_SRCS)
 
 .PHONY: clean
 clean:

@@ -151,21 +151,10 @@ static bool line_matches(const struct execsnoop_event *e, size_t size)
 /* One word of ARGS: control bytes escaped; with -q, quoted. */
 static void put_word(const char *s, size_t len, bool was_cut)
 {
-	size_t i;
-
 	putchar(' ');
 	if (opts.quote)
 		putchar('"');
-	for (i = 0; i < len; i++) {
-		unsigned char c = s[i];
-
-		if (c < 0x20 || c == 0x7f)
-			printf("\\x%02x", c);
-		else if (opts.quote && (c == '"' || c == '\\'))
-			printf("\\%c", c);
-		else
-			putchar(c);
-	}
+	bpfkit_col_escape(stdout, s, len, opts.quote);
 	if (was_cut)
 		fputs("...", stdout);
 	if (opts.quote)
@@ -229,7 +218,8 @@ static void print_columns(const struct execsnoop_event *e, size_t size)
 	bpfkit_print_time();
 	if (opts.print_uid)
 		printf("%-6u ", e->uid);
-	printf("%-16.16s %-7u %-7u %-7s", e->comm, e->pid, e->ppid, ret);
+	bpfkit_print_str(e->comm, sizeof(e->comm), 16);
+	printf("%-7u %-7u %-7s", e->pid, e->ppid, ret);
 
 	/* The path run first (argv[0] if it is empty), then argv[1..]. */
 	args_init(&a, e, size);

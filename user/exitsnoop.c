@@ -116,8 +116,9 @@ static void print_event(void *ctx, const void *data, size_t size)
 	}
 	describe(e->exit_code, exit, sizeof(exit));
 	bpfkit_print_time();
-	printf("%-16.16s %-7u %-7u %-7u %7.3f %s\n", e->comm, e->pid, e->ppid,
-	       e->tid, e->age_ns / 1e9, exit);
+	bpfkit_print_str(e->comm, sizeof(e->comm), 16);
+	printf("%-7u %-7u %-7u %7.3f %s\n", e->pid, e->ppid, e->tid,
+	       e->age_ns / 1e9, exit);
 }
 
 int main(int argc, char **argv)

@@ -307,11 +307,15 @@ static void print_event(void *ctx, const void *data, size_t size)
 		return;
 	}
 	bpfkit_print_time();
-	printf("%d %d %.16s %.12s", d->pid, d->uid, d->command, d->message);
+	printf("%d %d ", d->pid, d->uid);
+	bpfkit_print_str(d->command, sizeof(d->command), 0);
+	bpfkit_col_escape(stdout, d->message, sizeof(d->message), false);
 	if (*with_attach)
 		printf(" %s", attach_name(d->attach));
-	if (env.path)
-		printf(" %.*s", (int)sizeof(d->path), d->path);
+	if (env.path) {
+		putchar(' ');
+		bpfkit_col_escape(stdout, d->path, sizeof(d->path), false);
+	}
 	putchar('\n');
 }
 

@@ -93,12 +93,12 @@ static void print_event(void *ctx, const void *data, size_t size)
 		return;
 	}
 	bpfkit_print_time();
+	printf("%-7d %-7d ", e->pid, e->uid);
+	bpfkit_print_str(e->comm, sizeof(e->comm), 16);
 	if (e->kind == HELLO_TAIL_OTHER)
-		printf("%-7d %-7d %-16.16s %s: %s\n", e->pid, e->uid, e->comm,
-		       message, name);
+		printf("%s: %s\n", message, name);
 	else
-		printf("%-7d %-7d %-16.16s %s\n", e->pid, e->uid, e->comm,
-		       message);
+		printf("%s\n", message);
 }
 
 /* The target program for syscall NAME, or NULL to leave it to dispatch. */

@@ -180,11 +180,13 @@ static void print_event(void *ctx, const void *data, size_t size)
 		 strerrorname_np(-(long)e->ret) ?:
 						  "?");
 	bpfkit_print_time();
-	printf("%-7u %-15.15s %3d %-7s ", e->pid, e->comm,
-	       e->ret < 0 ? -1 : e->ret, err);
+	printf("%-7u ", e->pid);
+	bpfkit_print_str(e->comm, sizeof(e->comm), 15);
+	printf("%3d %-7s ", e->ret < 0 ? -1 : e->ret, err);
 	if (env.flags)
 		printf("%-24s ", flags);
-	printf("%.*s\n", (int)path_len, e->path);
+	bpfkit_col_escape(stdout, e->path, path_len, false);
+	putchar('\n');
 }
 
 /* Load only the opens this kernel has; fail when it has none. */

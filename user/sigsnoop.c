@@ -140,8 +140,11 @@ static void print_event(void *ctx, const void *data, size_t size)
 		return;
 	}
 	bpfkit_print_time();
-	printf("%-7u %-15.15s %-8s %-7d %-15.15s %s\n", e->pid, e->comm, sig,
-	       e->tpid, e->tcomm[0] ? e->tcomm : "-", result_name(e));
+	printf("%-7u ", e->pid);
+	bpfkit_print_str(e->comm, sizeof(e->comm), 15);
+	printf("%-8s %-7d ", sig, e->tpid);
+	bpfkit_print_str(e->tcomm[0] ? e->tcomm : "-", sizeof(e->tcomm), 15);
+	printf("%s\n", result_name(e));
 }
 
 /* Load the kill-family programs this kernel has tracepoints for. */

@@ -245,13 +245,15 @@ static void print_table(struct report *r, int n)
 		const struct row *w = &r->rows[i];
 		const char *name = bpfkit_syscall_name(w->key);
 
-		if (env.per_process)
-			printf("%-7u %-15.15s", w->key, w->v.comm);
-		else if (name)
-			printf("%-23s", name);
-		else
-			printf("%-23u", w->key);
-		printf(" %10llu", (unsigned long long)w->v.count);
+		if (env.per_process) {
+			printf("%-7u ", w->key);
+			bpfkit_print_str(w->v.comm, sizeof(w->v.comm), 15);
+		} else if (name) {
+			printf("%-23s ", name);
+		} else {
+			printf("%-23u ", w->key);
+		}
+		printf("%10llu", (unsigned long long)w->v.count);
 		if (env.latency)
 			printf(" %15.3f %12.3f", w->v.total_ns / 1e3,
 			       w->v.total_ns / 1e3 / w->v.count);

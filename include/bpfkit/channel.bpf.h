@@ -88,10 +88,12 @@ static __always_inline long bpfkit_emit(void *ctx, const void *data, __u64 size)
 					pending >= bpfkit_cfg.ring_wakeup_max ?
 				BPF_RB_FORCE_WAKEUP :
 				BPF_RB_NO_WAKEUP;
-		err = bpf_ringbuf_output(&bpfkit_ring, (void *)data, size, flags);
+		err = bpf_ringbuf_output(&bpfkit_ring, (void *)data, size,
+					 flags);
 	} else {
-		err = bpf_perf_event_output(ctx, &bpfkit_perf, BPF_F_CURRENT_CPU,
-					    (void *)data, size);
+		err = bpf_perf_event_output(ctx, &bpfkit_perf,
+					    BPF_F_CURRENT_CPU, (void *)data,
+					    size);
 	}
 	if (err)
 		__sync_fetch_and_add(&stats->dropped, 1);

@@ -141,6 +141,16 @@ storm() {
 		"q\"b\\\u0001\ufffdz")' "$OUT"
 }
 
+@test "channel: a newline in a command name cannot forge a column line" {
+	comm=$(printf 'x\n6666 0 fake')
+	start_tool hello-buffer
+	pid=$(exec_as "$comm")
+	wait_for "$OUT" "^$pid 0 " 5
+	stop_tool
+	grep -Fqx "$pid 0 x\\x0a6666 0 fake Hello World" "$OUT"
+	refute grep -q '^6666 0 fake' "$OUT"
+}
+
 @test "channel: SIGTERM and SIGHUP stop the tool with status 0 and a summary" {
 	for sig in TERM HUP; do
 		start_tool hello-buffer

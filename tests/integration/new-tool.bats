@@ -23,6 +23,12 @@ setup_file() {
 	fi
 }
 
+# make in the copy, with its defaults: a make running this suite (say
+# `make test BUILD=x SANITIZE=1`) hands its variables down in MAKEFLAGS.
+copy_make() {
+	env -u MAKEFLAGS -u MAKEOVERRIDES -u MFLAGS make -C "$COPY" "$@"
+}
+
 teardown_file() {
 	rm -rf "$COPY"
 }
@@ -48,8 +54,11 @@ refuses() {
 
 # build_and_test NAME: build NAME and the test helpers inside the copy, then
 # run NAME's generated test there; it must pass at least once, fail never.
+# Its three files come out in the tree's style (make check-format).
 build_and_test() {
-	make -C "$COPY" -j2 --no-print-directory "build/bin/$1" \
+	(cd "$COPY" && clang-format --dry-run -Werror "bpf/$1.bpf.c" \
+		"user/$1.c" "include/$1.h")
+	copy_make -j2 --no-print-directory "build/bin/$1" \
 		build/test/helpers/execas build/test/helpers/newtool-callsys \
 		>/dev/null
 	run env BPFKIT_BUILD="$COPY/build" "$COPY/tests/run" \
@@ -137,7 +146,7 @@ build_and_test() {
 			include/scratch-tool.h)
 	fi
 	# The Makefile finds the new tool by itself.
-	make -C "$COPY" -n all | grep -q 'build/bin/scratch-tool'
+	copy_make -n all | grep -q 'build/bin/scratch-tool'
 	build_and_test scratch-tool
 	"$COPY/build/bin/scratch-tool" --help | grep -q 'sys_enter_execve'
 }

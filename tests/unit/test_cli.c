@@ -49,10 +49,24 @@ static void test_common_options(void **state)
 		.options = BPFKIT_OPT_EVENTS,
 	};
 	char pid[16];
-	char *argv[] = { "test-cli", "-p", pid, "-u", "root", "-c", "bash",
-			 "-j", "-T", "-t", "-d", "1.5", "--ringbuf",
-			 "--buffer-pages", "8", "--wakeup", "4",
-			 "--latency", "50", NULL };
+	/* Every common option, one per line with its argument. */
+	/* clang-format off */
+	char *argv[] = {
+		"test-cli",
+		"-p", pid,
+		"-u", "root",
+		"-c", "bash",
+		"-j",
+		"-T",
+		"-t",
+		"-d", "1.5",
+		"--ringbuf",
+		"--buffer-pages", "8",
+		"--wakeup", "4",
+		"--latency", "50",
+		NULL,
+	};
+	/* clang-format on */
 
 	snprintf(pid, sizeof(pid), "%d", getpid());
 	bpfkit_parse(&tool, sizeof(argv) / sizeof(argv[0]) - 1, argv);

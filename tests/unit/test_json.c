@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
-/* JSON escaping of hostile kernel bytes, and the JSON Lines writer. */
+/*
+ * Escaping of hostile kernel bytes for JSON and for columns, and the JSON
+ * Lines writer.
+ */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -61,8 +64,7 @@ static void test_invalid_utf8_replaced(void **state)
 	check_escape("a\xc3", 8, "\"a\\ufffd\"");
 	check_escape("\xc0\xaf", 8, "\"\\ufffd\\ufffd\"");
 	check_escape("\xed\xa0\x80", 8, "\"\\ufffd\\ufffd\\ufffd\"");
-	check_escape("\xf4\x90\x80\x80", 8,
-		     "\"\\ufffd\\ufffd\\ufffd\\ufffd\"");
+	check_escape("\xf4\x90\x80\x80", 8, "\"\\ufffd\\ufffd\\ufffd\\ufffd\"");
 	check_escape("\xff\xfe", 8, "\"\\ufffd\\ufffd\"");
 }
 
@@ -70,6 +72,44 @@ static void test_invalid_utf8_replaced(void **state)
 static void test_truncated_by_len(void **state)
 {
 	check_escape("\xe2\x82\xac", 2, "\"\\ufffd\\ufffd\"");
+}
+
+/* Escape LEN bytes of S for a column; compare text and counted width. */
+static void check_col(const char *s, size_t len, bool quote, const char *expect,
+		      size_t width)
+{
+	char *buf = NULL;
+	size_t size = 0, n;
+	FILE *f = open_memstream(&buf, &size);
+
+	assert_non_null(f);
+	n = bpfkit_col_escape(f, s, len, quote);
+	fclose(f);
+	assert_string_equal(buf, expect);
+	assert_int_equal(n, width);
+	free(buf);
+}
+
+/* No byte can end a column's line: a forged "\n6666 0 fake" stays put. */
+static void test_col_control_bytes(void **state)
+{
+	check_col("x\n6666 0 fake", 16, false, "x\\x0a6666 0 fake", 16);
+	check_col("\x1b[2J\t\x7f", 16, false, "\\x1b[2J\\x09\\x7f", 15);
+}
+
+static void test_col_utf8_and_invalid(void **state)
+{
+	check_col("caf\xc3\xa9", 16, false, "caf\xc3\xa9", 4);
+	check_col("a\xc3", 16, false, "a\\xc3", 5);
+	check_col("\xe2\x82\xac", 2, false, "\\xe2\\x82", 8);
+}
+
+static void test_col_quote_and_len(void **state)
+{
+	check_col("a\"b\\c", 16, false, "a\"b\\c", 5);
+	check_col("a\"b\\c", 16, true, "a\\\"b\\\\c", 7);
+	check_col("abc\0def", 7, false, "abc", 3);
+	check_col("abcdef", 3, false, "abc", 3);
 }
 
 static void test_object(void **state)
@@ -108,6 +148,9 @@ int main(void)
 		cmocka_unit_test(test_valid_utf8_kept),
 		cmocka_unit_test(test_invalid_utf8_replaced),
 		cmocka_unit_test(test_truncated_by_len),
+		cmocka_unit_test(test_col_control_bytes),
+		cmocka_unit_test(test_col_utf8_and_invalid),
+		cmocka_unit_test(test_col_quote_and_len),
 		cmocka_unit_test(test_object),
 	};
 

@@ -50,10 +50,16 @@ static __u64 now_ns(void)
 /* The unused transport's map becomes a one-slot array: cheap everywhere. */
 static int retype_unused(struct bpf_map *map)
 {
-	return bpf_map__set_type(map, BPF_MAP_TYPE_ARRAY) ?:
-	       bpf_map__set_key_size(map, sizeof(__u32)) ?:
-	       bpf_map__set_value_size(map, sizeof(__u32)) ?:
-	       bpf_map__set_max_entries(map, 1);
+	int err;
+
+	err = bpf_map__set_type(map, BPF_MAP_TYPE_ARRAY);
+	if (!err)
+		err = bpf_map__set_key_size(map, sizeof(__u32));
+	if (!err)
+		err = bpf_map__set_value_size(map, sizeof(__u32));
+	if (!err)
+		err = bpf_map__set_max_entries(map, 1);
+	return err;
 }
 
 /* Ring size: as much memory as the perf buffers would take, a power of 2. */
@@ -75,7 +81,8 @@ int bpfkit_channel_prepare(struct bpf_object *obj, struct bpfkit_cfg *rodata)
 	int err;
 
 	if (!perf || !ring) {
-		bpfkit_error("the BPF object has no event channel (include bpfkit/channel.bpf.h)");
+		bpfkit_error(
+			"the BPF object has no event channel (include bpfkit/channel.bpf.h)");
 		return -EINVAL;
 	}
 	*rodata = bpfkit_env.cfg;
@@ -84,14 +91,17 @@ int bpfkit_channel_prepare(struct bpf_object *obj, struct bpfkit_cfg *rodata)
 	rodata->ring_wakeup_max = ring_size() / 2;
 	if (bpfkit_env.ringbuf &&
 	    libbpf_probe_bpf_map_type(BPF_MAP_TYPE_RINGBUF, NULL) != 1) {
-		bpfkit_error("this kernel has no BPF ring buffer (it needs Linux 5.8 or later); drop --ringbuf to use the perf buffer");
+		bpfkit_error(
+			"this kernel has no BPF ring buffer (it needs Linux 5.8 or later); drop --ringbuf to use the perf buffer");
 		return -EOPNOTSUPP;
 	}
-	if (bpfkit_env.ringbuf)
-		err = bpf_map__set_max_entries(ring, ring_size()) ?:
-		      retype_unused(perf);
-	else
+	if (bpfkit_env.ringbuf) {
+		err = bpf_map__set_max_entries(ring, ring_size());
+		if (!err)
+			err = retype_unused(perf);
+	} else {
 		err = retype_unused(ring);
+	}
 	if (err)
 		bpfkit_fail("set up the event channel", err);
 	return err;
@@ -152,7 +162,8 @@ static struct perf_buffer *open_perf(struct bpf_object *obj,
 struct bpfkit_channel *bpfkit_channel_open(struct bpf_object *obj,
 					   bpfkit_event_fn fn, void *ctx)
 {
-	struct bpf_map *stats = bpf_object__find_map_by_name(obj, "bpfkit_stats");
+	struct bpf_map *stats =
+		bpf_object__find_map_by_name(obj, "bpfkit_stats");
 	struct bpf_map *ring = bpf_object__find_map_by_name(obj, "bpfkit_ring");
 	struct bpfkit_channel *ch;
 	int err;

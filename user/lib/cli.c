@@ -43,23 +43,44 @@ static const struct {
 	unsigned int mask;
 	struct argp_option opt;
 } common_options[] = {
-	{ BPFKIT_OPT_FILTERS, { NULL, 0, NULL, 0, "Filters (applied in the kernel):", 10 } },
-	{ BPFKIT_OPT_PID, { "pid", 'p', "PID", 0, "Trace this process only", 0 } },
-	{ BPFKIT_OPT_UID, { "uid", 'u', "UID|USER", 0, "Trace this user only", 0 } },
-	{ BPFKIT_OPT_COMM, { "comm", 'c', "NAME", 0, "Trace this command name only", 0 } },
-	{ BPFKIT_OPT_CGROUP, { "cgroup", OPT_CGROUP, "PATH", 0, "Trace this cgroup v2 only", 0 } },
-	{ BPFKIT_OPT_JSON | BPFKIT_OPT_TIME, { NULL, 0, NULL, 0, "Output:", 20 } },
-	{ BPFKIT_OPT_JSON, { "json", 'j', NULL, 0, "Print JSON Lines, one object per record", 0 } },
-	{ BPFKIT_OPT_TIME, { "time", 'T', NULL, 0, "Include a wall-clock time column", 0 } },
-	{ BPFKIT_OPT_TIME, { "timestamp", 't', NULL, 0, "Include seconds since start", 0 } },
+	{ BPFKIT_OPT_FILTERS,
+	  { NULL, 0, NULL, 0, "Filters (applied in the kernel):", 10 } },
+	{ BPFKIT_OPT_PID,
+	  { "pid", 'p', "PID", 0, "Trace this process only", 0 } },
+	{ BPFKIT_OPT_UID,
+	  { "uid", 'u', "UID|USER", 0, "Trace this user only", 0 } },
+	{ BPFKIT_OPT_COMM,
+	  { "comm", 'c', "NAME", 0, "Trace this command name only", 0 } },
+	{ BPFKIT_OPT_CGROUP,
+	  { "cgroup", OPT_CGROUP, "PATH", 0, "Trace this cgroup v2 only", 0 } },
+	{ BPFKIT_OPT_JSON | BPFKIT_OPT_TIME,
+	  { NULL, 0, NULL, 0, "Output:", 20 } },
+	{ BPFKIT_OPT_JSON,
+	  { "json", 'j', NULL, 0, "Print JSON Lines, one object per record",
+	    0 } },
+	{ BPFKIT_OPT_TIME,
+	  { "time", 'T', NULL, 0, "Include a wall-clock time column", 0 } },
+	{ BPFKIT_OPT_TIME,
+	  { "timestamp", 't', NULL, 0, "Include seconds since start", 0 } },
 	{ BPFKIT_OPT_CHANNEL, { NULL, 0, NULL, 0, "Event channel:", 30 } },
-	{ BPFKIT_OPT_CHANNEL, { "ringbuf", OPT_RINGBUF, NULL, 0, "Use the BPF ring buffer (kernel 5.8+) instead of the perf buffer", 0 } },
-	{ BPFKIT_OPT_CHANNEL, { "buffer-pages", OPT_PAGES, "N", 0, "Buffer size in pages per CPU, a power of two (default 64)", 0 } },
-	{ BPFKIT_OPT_CHANNEL, { "wakeup", OPT_WAKEUP, "N", 0, "Wake the reader every N records (default 64)", 0 } },
-	{ BPFKIT_OPT_CHANNEL, { "latency", OPT_LATENCY, "MS", 0, "Longest delay before a record is printed (default 100)", 0 } },
+	{ BPFKIT_OPT_CHANNEL,
+	  { "ringbuf", OPT_RINGBUF, NULL, 0,
+	    "Use the BPF ring buffer (kernel 5.8+) instead of the perf buffer",
+	    0 } },
+	{ BPFKIT_OPT_CHANNEL,
+	  { "buffer-pages", OPT_PAGES, "N", 0,
+	    "Buffer size in pages per CPU, a power of two (default 64)", 0 } },
+	{ BPFKIT_OPT_CHANNEL,
+	  { "wakeup", OPT_WAKEUP, "N", 0,
+	    "Wake the reader every N records (default 64)", 0 } },
+	{ BPFKIT_OPT_CHANNEL,
+	  { "latency", OPT_LATENCY, "MS", 0,
+	    "Longest delay before a record is printed (default 100)", 0 } },
 	{ 0, { NULL, 0, NULL, 0, "General:", 40 } },
 	{ 0, { "duration", 'd', "SECONDS", 0, "Stop after SECONDS", 0 } },
-	{ 0, { "btf", OPT_BTF, "FILE", 0, "Kernel BTF to use when the kernel has none", 0 } },
+	{ 0,
+	  { "btf", OPT_BTF, "FILE", 0,
+	    "Kernel BTF to use when the kernel has none", 0 } },
 	{ 0, { "verbose", 'v', NULL, 0, "Show libbpf's debug output", 0 } },
 	{ 0, { "help", 'h', NULL, 0, "Show this help", 0 } },
 	{ 0, { "version", 'V', NULL, 0, "Show the version", 0 } },
@@ -129,7 +150,8 @@ int bpfkit_parse_uid(const char *name, const char *arg, __u32 *uid)
 	char *end;
 
 	if (!*arg)
-		return bpfkit_usage_error("invalid %s '': expected a uid or user name", name);
+		return bpfkit_usage_error(
+			"invalid %s '': expected a uid or user name", name);
 	if (arg[0] >= '0' && arg[0] <= '9') {
 		errno = 0;
 		val = strtoul(arg, &end, 10);
@@ -156,7 +178,8 @@ static int parse_pid(const char *arg, __u32 *pid)
 	if (err)
 		return err;
 	if (kill(val, 0) && errno == ESRCH)
-		return bpfkit_usage_error("invalid -p/--pid '%s': no such process", arg);
+		return bpfkit_usage_error(
+			"invalid -p/--pid '%s': no such process", arg);
 	*pid = val;
 	return 0;
 }
@@ -306,7 +329,8 @@ static bool offers_common(const struct bpfkit_tool *tool, int key)
 {
 	size_t i;
 
-	for (i = 0; i < sizeof(common_options) / sizeof(common_options[0]); i++) {
+	for (i = 0; i < sizeof(common_options) / sizeof(common_options[0]);
+	     i++) {
 		const struct argp_option *o = &common_options[i].opt;
 		unsigned int mask = common_options[i].mask;
 
@@ -356,8 +380,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	err = tool->own_parser ? tool->own_parser(key, arg, state) :
 				 ARGP_ERR_UNKNOWN;
 	if (err == ARGP_ERR_UNKNOWN && key == ARGP_KEY_ARG)
-		return bpfkit_usage_error("unexpected argument '%s'; see '%s --help'",
-					  arg, tool->name);
+		return bpfkit_usage_error(
+			"unexpected argument '%s'; see '%s --help'", arg,
+			tool->name);
 	return err;
 }
 
@@ -378,10 +403,11 @@ void bpfkit_parse(const struct bpfkit_tool *tool, int argc, char **argv)
 	bpfkit_setup_logging(false);
 
 	/* The tool's own options first, then the common ones it offers. */
-	for (own = tool->own_options; own && (own->name || own->key || own->doc);
-	     own++)
+	for (own = tool->own_options;
+	     own && (own->name || own->key || own->doc); own++)
 		options[n++] = *own;
-	for (i = 0; i < sizeof(common_options) / sizeof(common_options[0]); i++) {
+	for (i = 0; i < sizeof(common_options) / sizeof(common_options[0]);
+	     i++) {
 		unsigned int mask = common_options[i].mask;
 
 		if (!mask || (mask & tool->options))

@@ -71,15 +71,17 @@ static bool privileged(void)
 int bpfkit_preflight(void)
 {
 	if (!privileged()) {
-		bpfkit_error("needs root (CAP_BPF and CAP_PERFMON) to load BPF programs; run it with sudo");
+		bpfkit_error(
+			"needs root (CAP_BPF and CAP_PERFMON) to load BPF programs; run it with sudo");
 		return -EPERM;
 	}
 	/* libbpf finds tracepoints through tracefs. */
 	if (!bpfkit_tracefs())
 		return -ENOENT;
 	if (!bpfkit_env.btf_path && access(KERNEL_BTF, R_OK)) {
-		bpfkit_error("this kernel has no BTF (%s is missing); pass --btf FILE with this kernel's BTF (see 'make min-btf'), or boot a kernel built with CONFIG_DEBUG_INFO_BTF=y",
-			     KERNEL_BTF);
+		bpfkit_error(
+			"this kernel has no BTF (%s is missing); pass --btf FILE with this kernel's BTF (see 'make min-btf'), or boot a kernel built with CONFIG_DEBUG_INFO_BTF=y",
+			KERNEL_BTF);
 		return -ENOENT;
 	}
 	return 0;
@@ -134,8 +136,9 @@ const char *bpfkit_tracefs(void)
 	}
 	if (!mount("tracefs", dirs[0], "tracefs", 0, NULL))
 		return dirs[0];
-	bpfkit_error("tracefs is not mounted and mounting it failed (%s); run 'mount -t tracefs tracefs /sys/kernel/tracing'",
-		     strerror(errno));
+	bpfkit_error(
+		"tracefs is not mounted and mounting it failed (%s); run 'mount -t tracefs tracefs /sys/kernel/tracing'",
+		strerror(errno));
 	return NULL;
 }
 

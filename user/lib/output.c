@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
-/* Time columns and a JSON Lines writer safe for arbitrary kernel bytes. */
+/*
+ * Time columns, kernel strings in columns and a JSON Lines writer, all safe
+ * for arbitrary kernel bytes.
+ */
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -109,6 +112,48 @@ void bpfkit_json_escape(FILE *f, const char *str, size_t len)
 		i++;
 	}
 	fputc('"', f);
+}
+
+/*
+ * The same bytes for a column: valid UTF-8 is kept, anything else that is
+ * not printable ASCII becomes \xNN, so that no kernel string (a command
+ * name may hold a newline or an escape sequence) can break or forge a line.
+ */
+size_t bpfkit_col_escape(FILE *f, const char *str, size_t len, bool quote)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	size_t i = 0, n, width = 0;
+
+	while (i < len && s[i]) {
+		unsigned char c = s[i];
+
+		if (c >= 0x80 && (n = utf8_len(s + i, len - i))) {
+			fwrite(s + i, 1, n, f);
+			width++;
+			i += n;
+			continue;
+		}
+		if (c < 0x20 || c >= 0x7f) {
+			fprintf(f, "\\x%02x", c);
+			width += 4;
+		} else if (quote && (c == '"' || c == '\\')) {
+			fputc('\\', f);
+			fputc(c, f);
+			width += 2;
+		} else {
+			fputc(c, f);
+			width++;
+		}
+		i++;
+	}
+	return width;
+}
+
+void bpfkit_print_str(const char *s, size_t len, int width)
+{
+	size_t n = bpfkit_col_escape(stdout, s, len, false);
+
+	printf("%*s ", n < (size_t)width ? width - (int)n : 0, "");
 }
 
 static void key(struct bpfkit_json *j, const char *k)

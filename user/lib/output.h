@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
- * Output shared by every tool: the -T/-t time columns and a JSON Lines
- * writer that turns any kernel bytes into valid JSON.
+ * Output shared by every tool: the -T/-t time columns, kernel strings in
+ * columns and a JSON Lines writer that turns any kernel bytes into valid JSON.
  */
 #ifndef BPFKIT_OUTPUT_H
 #define BPFKIT_OUTPUT_H
@@ -19,6 +19,17 @@ void bpfkit_print_time_header(void);
 
 /* Print the enabled time columns for an event seen now. */
 void bpfkit_print_time(void);
+
+/*
+ * Write kernel bytes (up to LEN or the first NUL) for a column: valid UTF-8
+ * is kept, control bytes, DEL and invalid UTF-8 become \xNN, so no string
+ * can break or forge a line; with QUOTE, '"' and '\\' get a backslash too.
+ * Returns the characters written (a UTF-8 sequence counts as one).
+ */
+size_t bpfkit_col_escape(FILE *f, const char *s, size_t len, bool quote);
+
+/* A kernel string as "%-WIDTH.LENs ": escaped, padded, then one space. */
+void bpfkit_print_str(const char *s, size_t len, int width);
 
 /* One JSON object being written to F. */
 struct bpfkit_json {

@@ -61,8 +61,9 @@ static void report_loss(struct bpfkit_channel *ch, __u64 *reported)
 	if (bpfkit_env.json)
 		printf("{\"type\":\"lost\",\"lost\":%llu,\"total\":%llu}\n",
 		       c.lost - *reported, c.lost);
-	bpfkit_error("lost %llu events (%llu in total): the reader fell behind; use a larger --buffer-pages or narrower filters",
-		     c.lost - *reported, c.lost);
+	bpfkit_error(
+		"lost %llu events (%llu in total): the reader fell behind; use a larger --buffer-pages or narrower filters",
+		c.lost - *reported, c.lost);
 	*reported = c.lost;
 }
 
@@ -132,7 +133,8 @@ int bpfkit_run(struct bpfkit_channel *ch, const struct bpfkit_tick *tick)
 		if (end && end < wake)
 			wake = end;
 		if (ch) {
-			err = bpfkit_channel_poll(ch, wake > now ? wake - now : 0);
+			err = bpfkit_channel_poll(ch,
+						  wake > now ? wake - now : 0);
 			if (err < 0) {
 				bpfkit_fail("read events", err);
 				break;

@@ -17,8 +17,8 @@ int bpfkit_load(struct bpf_object_skeleton *s, struct bpfkit_cfg *rodata)
 	return err;
 }
 
-int bpfkit_attach(struct bpf_object_skeleton *s, bpfkit_event_fn fn,
-		  void *ctx, struct bpfkit_channel **ch)
+int bpfkit_attach(struct bpf_object_skeleton *s, bpfkit_event_fn fn, void *ctx,
+		  struct bpfkit_channel **ch)
 {
 	int err;
 

@@ -27,7 +27,7 @@ int bpfkit_load(struct bpf_object_skeleton *s, struct bpfkit_cfg *rodata);
  * Open the event channel (when FN is set) before attaching, so that no
  * event misses its reader; then attach every program left to autoattach.
  */
-int bpfkit_attach(struct bpf_object_skeleton *s, bpfkit_event_fn fn,
-		  void *ctx, struct bpfkit_channel **ch);
+int bpfkit_attach(struct bpf_object_skeleton *s, bpfkit_event_fn fn, void *ctx,
+		  struct bpfkit_channel **ch);
 
 #endif /* BPFKIT_SKEL_H */

@@ -14,9 +14,9 @@
  *
  * Besides memory errors and undefined behaviour, a record must print as
  * at most one line in JSON mode, a valid JSON object (UTF-8, escaped
- * control characters, plain numbers). BPFKIT_FUZZ_LINES=1 asks the same
- * one line of columns output: kernel strings such as a command name may
- * hold a newline, and no tool escapes them there yet.
+ * control characters, plain numbers), and in columns mode exactly one line:
+ * kernel strings such as a command name may hold a newline, which the
+ * tools print escaped (bpfkit_col_escape()).
  */
 #define main tool_main
 #include TOOL_SRC
@@ -27,7 +27,6 @@
 
 static char *out;
 static size_t out_len;
-static bool one_line; /* BPFKIT_FUZZ_LINES: check columns output too */
 static __u64 fuzz_ctx[32];
 
 /* A minimal strict JSON checker: each returns the end of the value or NULL. */
@@ -194,7 +193,7 @@ static void check_output(void)
 
 	fflush(stdout);
 	len = out_len;
-	if (!len || (!bpfkit_env.json && !one_line))
+	if (!len)
 		return;
 	nl = memchr(out, '\n', len);
 	if (nl != out + len - 1)
@@ -216,8 +215,6 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 		;
 	bpfkit_parse(&tool, ac, av);
 	bpfkit_output_start();
-	one_line = getenv("BPFKIT_FUZZ_LINES") &&
-		   !strcmp(getenv("BPFKIT_FUZZ_LINES"), "1");
 
 	/* Catch what the formatter prints. */
 	stdout = open_memstream(&out, &out_len);
