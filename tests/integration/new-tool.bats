@@ -24,9 +24,11 @@ setup_file() {
 }
 
 # make in the copy, with its defaults: a make running this suite (say
-# `make test BUILD=x SANITIZE=1`) hands its variables down in MAKEFLAGS.
+# `make test BUILD=x SANITIZE=1`) hands its variables down in MAKEFLAGS and
+# in the environment.
 copy_make() {
-	env -u MAKEFLAGS -u MAKEOVERRIDES -u MFLAGS make -C "$COPY" "$@"
+	env -u MAKEFLAGS -u MAKEOVERRIDES -u MFLAGS -u BUILD -u SANITIZE \
+		-u STATIC -u CLANG make -C "$COPY" "$@"
 }
 
 teardown_file() {
