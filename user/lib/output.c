@@ -114,6 +114,12 @@ void bpfkit_json_escape(FILE *f, const char *str, size_t len)
 	fputc('"', f);
 }
 
+/* Is c printed as itself: printable ASCII that needs no quoting? */
+static bool col_plain(unsigned char c, bool quote)
+{
+	return c >= 0x20 && c < 0x7f && !(quote && (c == '"' || c == '\\'));
+}
+
 /*
  * The same bytes for a column: valid UTF-8 is kept, anything else that is
  * not printable ASCII becomes \xNN, so that no kernel string (a command
@@ -122,29 +128,31 @@ void bpfkit_json_escape(FILE *f, const char *str, size_t len)
 size_t bpfkit_col_escape(FILE *f, const char *str, size_t len, bool quote)
 {
 	const unsigned char *s = (const unsigned char *)str;
-	size_t i = 0, n, width = 0;
+	size_t i = 0, n, w, width = 0;
 
 	while (i < len && s[i]) {
 		unsigned char c = s[i];
 
-		if (c >= 0x80 && (n = utf8_len(s + i, len - i))) {
+		for (n = 0; i + n < len && col_plain(s[i + n], quote); n++)
+			;
+		if (n) {
+			/* A run of plain bytes goes out in one write. */
 			fwrite(s + i, 1, n, f);
-			width++;
-			i += n;
-			continue;
-		}
-		if (c < 0x20 || c >= 0x7f) {
+			w = n;
+		} else if (c >= 0x80 && (n = utf8_len(s + i, len - i))) {
+			fwrite(s + i, 1, n, f);
+			w = 1;
+		} else if (c < 0x20 || c >= 0x7f) {
 			fprintf(f, "\\x%02x", c);
-			width += 4;
-		} else if (quote && (c == '"' || c == '\\')) {
-			fputc('\\', f);
-			fputc(c, f);
-			width += 2;
+			n = 1;
+			w = 4;
 		} else {
-			fputc(c, f);
-			width++;
+			fprintf(f, "\\%c", c);
+			n = 1;
+			w = 2;
 		}
-		i++;
+		width += w;
+		i += n;
 	}
 	return width;
 }
