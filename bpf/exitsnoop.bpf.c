@@ -14,6 +14,40 @@ char LICENSE[] SEC("license") = "GPL";
 const volatile bool threads = false;
 const volatile bool failed_only = false;
 
+/* SIGNAL_GROUP_EXIT in signal_struct.flags: exit_group() or a fatal signal. */
+#define GROUP_EXIT 0x4
+
+/* A process: its pid and its first thread's start time (pids are reused). */
+struct process_key {
+	__u64 pid; /* no padding: the whole key is hashed */
+	__u64 start;
+};
+
+/*
+ * Processes already reported. Threads that exit together can all find
+ * signal->live at zero: the first of them reports the process, the others
+ * find it here. Old entries need no removal: the LRU map drops them.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 4096);
+	__type(key, struct process_key);
+	__type(value, __u8);
+} exitsnoop_reported SEC(".maps");
+
+/* True the first time this is asked for the current process. */
+static __always_inline bool first_report(struct task_struct *task, __u32 pid)
+{
+	struct process_key key = {
+		.pid = pid,
+		.start = BPF_CORE_READ(task, group_leader, start_time),
+	};
+	__u8 one = 1;
+
+	return !bpf_map_update_elem(&exitsnoop_reported, &key, &one,
+				    BPF_NOEXIST);
+}
+
 SEC("tracepoint/sched/sched_process_exit")
 int process_exit(void *ctx)
 {
@@ -27,10 +61,16 @@ int process_exit(void *ctx)
 	live = BPF_CORE_READ(task, signal, live.counter);
 	if (!threads && live > 0)
 		return 0;
-	e.exit_code = BPF_CORE_READ(task, exit_code);
+	/* A group exit's status is the process's, whichever thread this is. */
+	if (!threads && (BPF_CORE_READ(task, signal, flags) & GROUP_EXIT))
+		e.exit_code = BPF_CORE_READ(task, signal, group_exit_code);
+	else
+		e.exit_code = BPF_CORE_READ(task, exit_code);
 	if (failed_only && !e.exit_code)
 		return 0;
 	if (!bpfkit_selected())
+		return 0;
+	if (!threads && !first_report(task, id >> 32))
 		return 0;
 
 	/* A process lives as long as its first thread; a thread, its own. */

@@ -7,7 +7,7 @@
 
 struct exitsnoop_event {
 	__u32 pid; /* tgid */
-	__u32 tid; /* the thread that exited (the last one, for a process) */
+	__u32 tid; /* the thread that exited (that ended it, for a process) */
 	__u32 ppid;
 	__u32 uid;
 	__s32 exit_code; /* as wait(2) sees it: code << 8, or signal | 0x80 */

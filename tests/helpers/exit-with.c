@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * exit-with COMM code N | signal N | thread | leader-first N: name this
- * process COMM, print "PID PPID TID" on stdout, then exit with code N, die
- * by signal N, start a thread that exits, wait for it and exit 0, or (leader-
+ * exit-with COMM code N | signal N | thread | leader-first N | group N: name
+ * this process COMM, print "PID PPID TID" on stdout, then exit with code N,
+ * die by signal N, start a thread that exits, wait for it and exit 0, (leader-
  * first) end the main thread first and let a second thread exit with code N
- * once the main thread is a zombie. TID is the second thread's, if any.
+ * once the main thread is a zombie, or (group) exit with code N while two
+ * more threads spin, so that all three end at once. TID is the second
+ * thread's, if any.
  */
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -43,6 +45,13 @@ static bool leader_gone(void)
 	return gone;
 }
 
+static void *spin(void *unused)
+{
+	for (;;)
+		;
+	return NULL;
+}
+
 static void *last_thread(void *unused)
 {
 	thread_tid = syscall(SYS_gettid);
@@ -57,7 +66,7 @@ int main(int argc, char **argv)
 
 	if (argc < 3 || (strcmp(argv[2], "thread") && argc < 4)) {
 		fprintf(stderr,
-			"usage: exit-with COMM code N | signal N | thread | leader-first N\n");
+			"usage: exit-with COMM code N | signal N | thread | leader-first N | group N\n");
 		return 2;
 	}
 	if (prctl(PR_SET_NAME, argv[1])) {
@@ -81,6 +90,11 @@ int main(int argc, char **argv)
 	}
 	printf("%d %d %d\n", getpid(), getppid(), getpid());
 	fflush(stdout);
+	if (!strcmp(argv[2], "group")) {
+		pthread_create(&t, NULL, spin, NULL);
+		pthread_create(&t, NULL, spin, NULL);
+		usleep(1000);
+	}
 	if (!strcmp(argv[2], "signal")) {
 		kill(getpid(), code);
 		pause();

@@ -73,9 +73,24 @@ exit_with() {
 	# Without --threads: one line, for the process.
 	start_tool exitsnoop
 	exit_with "$comm" thread
-	wait_for "$OUT" "^$comm +$X_PID +$X_PPID +$X_PID +[0-9.]+ 0\$" 5
+	wait_for "$OUT" "^$comm +$X_PID +$X_PPID +[0-9]+ +[0-9.]+ 0\$" 5
 	stop_tool
-	refute grep -Eq " $X_TID +[0-9.]+ 0\$" "$OUT"
+	[ "$(grep -Ec "^$comm +$X_PID " "$OUT")" = 1 ]
+}
+
+@test "exitsnoop: threads that end together report their process once" {
+	local i
+	comm=$(unique_comm)
+	start_tool exitsnoop -c "$comm"
+	for ((i = 0; i < 100; i++)); do
+		exit_with "$comm" group 5
+	done
+	wait_for "$OUT" "^$comm +$X_PID " 10
+	stop_tool
+	# 100 processes, 100 lines, each with the exit code.
+	[ "$(awk '{ print $2 }' "$OUT" | grep -c .)" = 101 ]
+	[ "$(awk 'NR > 1 { print $2 }' "$OUT" | sort -u | grep -c .)" = 100 ]
+	[ -z "$(awk 'NR > 1 && $NF != 5' "$OUT")" ]
 }
 
 @test "exitsnoop: a process is reported once, when its last thread exits" {
