@@ -7,6 +7,9 @@ BUILD=${BPFKIT_BUILD:-$ROOT/build}
 BIN=$BUILD/bin
 HELPERS=$BUILD/test/helpers
 PROGS=$BUILD/test/progs
+# Waits below are limits, never delays: a slow machine stretches them by
+# this factor (tools/test-vm sets 3 for its emulated guest).
+TIME_SCALE=${BPFKIT_TIME_SCALE:-1}
 
 # Loading BPF needs root; without it the test says SKIP and why.
 require_root() {
@@ -35,14 +38,15 @@ stop_tool() {
 	TOOL_PID=
 }
 
-# wait_for FILE REGEX [SECONDS]: until a line of FILE matches (extended) REGEX.
+# wait_for FILE REGEX [SECONDS]: until a line of FILE matches (extended)
+# REGEX, for SECONDS (default 5) times TIME_SCALE at most.
 wait_for() {
-	local i
-	for ((i = 0; i < ${3:-5} * 20; i++)); do
+	local i limit=$((${3:-5} * TIME_SCALE))
+	for ((i = 0; i < limit * 20; i++)); do
 		grep -Eq -- "$2" "$1" 2>/dev/null && return 0
 		sleep 0.05
 	done
-	echo "# no line matching '$2' in $1 after ${3:-5}s; it holds:" >&3
+	echo "# no line matching '$2' in $1 after ${limit}s; it holds:" >&3
 	sed 's/^/# /' "$1" | tail -20 >&3
 	return 1
 }

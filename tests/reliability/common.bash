@@ -36,11 +36,11 @@ sanitized() {
 	grep -q fsanitize "$BUILD/user.flags" 2>/dev/null
 }
 
-# wait_tracing PID ERRFILE: wait (30 s at most) until the tool PID says it
-# is tracing in ERRFILE; fail at once if it exits first.
+# wait_tracing PID ERRFILE: wait (30 s times TIME_SCALE at most) until the
+# tool PID says it is tracing in ERRFILE; fail at once if it exits first.
 wait_tracing() {
 	local i
-	for ((i = 0; i < 300; i++)); do
+	for ((i = 0; i < 300 * TIME_SCALE; i++)); do
 		grep -q 'tracing; hit Ctrl-C to end' "$2" && return 0
 		kill -0 "$1" 2>/dev/null || break
 		sleep 0.1
@@ -71,10 +71,11 @@ live_ids() {
 }
 
 # leftovers IDS_FILE: the lines of IDS_FILE still alive, waiting up to 5 s
-# for the kernel's deferred frees; prints them with their names.
+# (times TIME_SCALE) for the kernel's deferred frees; prints them with
+# their names.
 leftovers() {
 	local i left
-	for ((i = 0; i < 50; i++)); do
+	for ((i = 0; i < 50 * TIME_SCALE; i++)); do
 		left=$(live_ids | comm -12 - "$1")
 		[ -z "$left" ] && return 0
 		sleep 0.1
