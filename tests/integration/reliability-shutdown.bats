@@ -98,7 +98,9 @@ stop_all() {
 }
 
 @test "reliability: shutdown: --duration expiry leaves nothing behind, exit 0" {
-	start_all -d 5
+	# Long enough for start_all to see each tool tracing (it checks the
+	# nine in turn, slowly in the emulated guest).
+	start_all -d $((5 * TIME_SCALE))
 	stop_all "" 0
 }
 
