@@ -23,37 +23,26 @@ teardown() {
 	return 0
 }
 
-# start_all ARG...: start every tool with ARG..., all at once; as soon as
-# each is tracing, save the ids of its BPF objects in $BATS_TEST_TMPDIR/ids
-# as "KIND ID TOOL" lines. Fails if one is still not tracing after 30 s.
+# start_all ARG...: start every tool with ARG..., one at a time: as soon as
+# one is tracing, save the ids of its BPF objects in $BATS_TEST_TMPDIR/ids
+# as "KIND ID TOOL" lines and start the next. (All at once, nine tools
+# loading side by side in the emulated guest took long enough to read that
+# the first ones' -d ran out before their ids were read.) Fails if one dies
+# or is still not tracing after 30 s (times TIME_SCALE).
 start_all() {
-	local t i left
+	local t
+	: >"$BATS_TEST_TMPDIR/ids"
 	for t in $(tools); do
 		"$BIN/$t" "$@" >"$BATS_TEST_TMPDIR/$t.out" \
 			2>"$BATS_TEST_TMPDIR/$t.err" &
 		PIDS[$t]=$!
+		if ! wait_tracing "${PIDS[$t]}" "$BATS_TEST_TMPDIR/$t.err"; then
+			echo "# $t did not start:" >&3
+			sed 's/^/#   /' "$BATS_TEST_TMPDIR/$t.err" >&3
+			return 1
+		fi
+		bpf_ids "${PIDS[$t]}" | sed "s/\$/ $t/" >>"$BATS_TEST_TMPDIR/ids"
 	done
-	: >"$BATS_TEST_TMPDIR/ids"
-	left=" ${!PIDS[*]} "
-	for ((i = 0; i < 600 && ${#left} > 2; i++)); do
-		for t in $left; do
-			# One that died is reported by stop_all.
-			if grep -q 'tracing; hit Ctrl-C to end' \
-				"$BATS_TEST_TMPDIR/$t.err"; then
-				bpf_ids "${PIDS[$t]}" | sed "s/\$/ $t/" \
-					>>"$BATS_TEST_TMPDIR/ids"
-			elif kill -0 "${PIDS[$t]}" 2>/dev/null; then
-				continue
-			fi
-			left=${left/ $t / }
-		done
-		sleep 0.05
-	done
-	for t in $left; do
-		echo "# $t did not start:" >&3
-		sed 's/^/#   /' "$BATS_TEST_TMPDIR/$t.err" >&3
-	done
-	[ "${#left}" -le 2 ]
 }
 
 # stop_all SIGNAL STATUS: send SIGNAL to every tool ("" to wait for
@@ -98,8 +87,6 @@ stop_all() {
 }
 
 @test "reliability: shutdown: --duration expiry leaves nothing behind, exit 0" {
-	# Long enough for start_all to see each tool tracing (it checks the
-	# nine in turn, slowly in the emulated guest).
 	start_all -d $((5 * TIME_SCALE))
 	stop_all "" 0
 }
