@@ -35,13 +35,10 @@ struct {
 	__type(value, __u8);
 } exitsnoop_reported SEC(".maps");
 
-/* True the first time this is asked for the current process. */
-static __always_inline bool first_report(struct task_struct *task, __u32 pid)
+/* True the first time this is asked for the process pid started at start. */
+static __always_inline bool first_report(__u32 pid, __u64 start)
 {
-	struct process_key key = {
-		.pid = pid,
-		.start = BPF_CORE_READ(task, group_leader, start_time),
-	};
+	struct process_key key = { .pid = pid, .start = start };
 	__u8 one = 1;
 
 	return !bpf_map_update_elem(&exitsnoop_reported, &key, &one,
@@ -70,12 +67,12 @@ int process_exit(void *ctx)
 		return 0;
 	if (!bpfkit_selected())
 		return 0;
-	if (!threads && !first_report(task, id >> 32))
-		return 0;
 
 	/* A process lives as long as its first thread; a thread, its own. */
 	start = threads ? BPF_CORE_READ(task, start_time) :
 			  BPF_CORE_READ(task, group_leader, start_time);
+	if (!threads && !first_report(id >> 32, start))
+		return 0;
 	e.age_ns = bpf_ktime_get_ns() - start;
 	e.pid = id >> 32;
 	e.tid = (__u32)id;

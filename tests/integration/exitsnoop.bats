@@ -88,9 +88,9 @@ exit_with() {
 	wait_for "$OUT" "^$comm +$X_PID " 10
 	stop_tool
 	# 100 processes, 100 lines, each with the exit code.
-	[ "$(awk '{ print $2 }' "$OUT" | grep -c .)" = 101 ]
-	[ "$(awk 'NR > 1 { print $2 }' "$OUT" | sort -u | grep -c .)" = 100 ]
-	[ -z "$(awk 'NR > 1 && $NF != 5' "$OUT")" ]
+	[ "$(grep -c "^$comm " "$OUT")" = 100 ]
+	[ "$(awk '$1 == c { print $2 }' c="$comm" "$OUT" | sort -u | wc -l)" = 100 ]
+	[ -z "$(awk '$1 == c && $NF != 5' c="$comm" "$OUT")" ]
 }
 
 @test "exitsnoop: a process is reported once, when its last thread exits" {
