@@ -21,6 +21,11 @@ require_root() {
 start_tool() {
 	OUT=$BATS_TEST_TMPDIR/out
 	ERR=$BATS_TEST_TMPDIR/err
+	# Empty them here: a second tool in the same test must not be taken
+	# for started on the first one's "tracing" line before its shell
+	# child gets to truncate them.
+	: >"$OUT"
+	: >"$ERR"
 	"$BIN/$1" "${@:2}" >"$OUT" 2>"$ERR" &
 	TOOL_PID=$!
 	if ! wait_for "$ERR" 'tracing; hit Ctrl-C to end' 20; then
