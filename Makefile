@@ -167,10 +167,13 @@ $(TESTBIN)/helpers/%: tests/helpers/%.c $(BUILD)/user.flags | $(TESTBIN)/helpers
 .PHONY: tests-build
 tests-build: all $(UNIT_TESTS) $(TEST_HELPERS) $(TEST_PROGS)
 
+# The packages a test run needs: clang-19's runtime too when it builds.
+TEST_DEPS := build test $(if $(filter clang-19,$(notdir $(CLANG))),clang19)
+
 # The README's test command: deps, build, every test, one summary line.
 .PHONY: test
 test:
-	$(Q)tools/deps.sh build test
+	$(Q)tools/deps.sh $(TEST_DEPS)
 	$(Q)$(MAKE) --no-print-directory tests-build
 	$(Q)BPFKIT_BUILD=$(BUILD) tests/run
 
@@ -263,7 +266,7 @@ check-repro:
 
 .PHONY: test-vm
 test-vm:
-	$(Q)tools/deps.sh build test vm
+	$(Q)tools/deps.sh $(TEST_DEPS) vm
 	$(Q)$(MAKE) --no-print-directory tests-build
 	$(Q)tools/test-vm --build $(BUILD) --timeout $(VM_TIMEOUT)
 # --- end portability ---

@@ -2,7 +2,20 @@
 # SPDX-License-Identifier: GPL-2.0
 # Find bpfkit's Debian packages, and install the missing ones.
 #
-#   tools/deps.sh [--check] GROUP...   groups: build test vm bench clang19
+#   tools/deps.sh [--check] GROUP...   groups: build test clang19 vm bench
+#                                      deb root
+#
+# Each group names every package its purpose uses, so that a stage that
+# asks for its groups on a brand-new Debian 12 machine has all it needs:
+#   build    make, the compilers and libraries (`make`, `make demo`)
+#   test     everything `make test` runs: cmocka, bats, jq, the fuzzer's
+#            runtime for clang 14, valgrind, clang-format, cpio (new-tool.bats
+#            copies the tree with it), util-linux's unshare and setpriv
+#   clang19  clang-19 and its sanitizer/libFuzzer runtime (CLANG=clang-19)
+#   vm       QEMU and what tools/vm-run packs into the guest's initramfs
+#   bench    the peers make bench measures against, and gnuplot
+#   deb      make deb: debhelper, dpkg-dev, lintian
+#   root     tools/fresh-root: debootstrap
 #
 # As root with apt, missing packages are installed; otherwise (or with
 # --check) the exact apt-get line is printed and the exit status is 1.
@@ -20,11 +33,13 @@ pkgs=
 for group in "$@"; do
 	case $group in
 	build) pkgs="$pkgs make gcc libc6-dev clang llvm bpftool libbpf-dev libelf-dev zlib1g-dev libzstd-dev pkg-config linux-libc-dev" ;;
-	test) pkgs="$pkgs libcmocka-dev bats jq util-linux procps libclang-rt-dev valgrind clang-format" ;;
+	test) pkgs="$pkgs libcmocka-dev bats jq util-linux procps libclang-rt-dev valgrind clang-format cpio" ;;
+	clang19) pkgs="$pkgs clang-19 libclang-rt-19-dev" ;;
 	vm) pkgs="$pkgs qemu-system-x86 busybox-static kmod cpio xz-utils" ;;
 	bench) pkgs="$pkgs libbpf-tools bpftrace gnuplot-nox" ;;
-	clang19) pkgs="$pkgs clang-19" ;;
-	*) echo "deps.sh: unknown group '$group' (build test vm bench clang19)" >&2; exit 2 ;;
+	deb) pkgs="$pkgs debhelper dpkg-dev lintian" ;;
+	root) pkgs="$pkgs debootstrap" ;;
+	*) echo "deps.sh: unknown group '$group' (build test clang19 vm bench deb root)" >&2; exit 2 ;;
 	esac
 done
 
@@ -38,7 +53,7 @@ for p in $pkgs; do
 	status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
 	case $status in
 	*" installed") ;;
-	*) missing="$missing $p" ;;
+	*) case " $missing " in *" $p "*) ;; *) missing="$missing $p" ;; esac ;;
 	esac
 done
 [ -z "$missing" ] && exit 0

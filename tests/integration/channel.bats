@@ -47,14 +47,19 @@ storm() {
 	wait_for "$OUT" "^$pid 0 $comm Hello World\$" 5
 }
 
-@test "channel: perf buffer delivers a 100000-call storm losslessly" {
-	storm
+# Losslessness is only guaranteed where the buffer holds the whole storm:
+# 100000 records of at most 56 bytes (header included) fit in 2048 pages
+# per CPU (8 MiB) even if every one lands on a single CPU, however slowly
+# a loaded machine lets the reader run. How often the default buffer keeps
+# up is a question for make bench, not for a test.
+@test "channel: perf buffer delivers a 100000-call storm losslessly when it can hold it" {
+	storm --buffer-pages 2048
 	jq -es '.[-1] | .type == "summary" and .produced == 100000 and
 		.events == 100000 and .lost == 0' "$OUT"
 }
 
-@test "channel: ring buffer delivers a 100000-call storm losslessly" {
-	storm --ringbuf
+@test "channel: ring buffer delivers a 100000-call storm losslessly when it can hold it" {
+	storm --ringbuf --buffer-pages 2048
 	jq -es '.[-1] | .type == "summary" and .produced == 100000 and
 		.events == 100000 and .lost == 0' "$OUT"
 }

@@ -9,9 +9,12 @@ load helpers
 @test "reliability: fuzz: saved crash inputs pass, a short run finds nothing new" {
 	echo 'int LLVMFuzzerTestOneInput(const char *d, long n) { return 0; }' \
 		>"$BATS_TEST_TMPDIR/probe.c"
-	clang -fsanitize=fuzzer "$BATS_TEST_TMPDIR/probe.c" \
+	# Probe the compiler tools/fuzz will use (make test CLANG=clang-19
+	# passes it down), with the sanitizers the harnesses are built with.
+	cc=${CLANG:-clang}
+	"$cc" -fsanitize=fuzzer,address,undefined "$BATS_TEST_TMPDIR/probe.c" \
 		-o "$BATS_TEST_TMPDIR/probe" 2>/dev/null ||
-		skip "clang cannot build libFuzzer targets (install clang, libclang-rt-14-dev)"
+		skip "$cc cannot build libFuzzer targets (tools/deps.sh test installs libclang-rt-dev for clang, tools/deps.sh clang19 libclang-rt-19-dev for clang-19)"
 	run env BPFKIT_BUILD="$BUILD" "$ROOT/tools/fuzz" 12
 	echo "$output" | sed 's/^/# /' >&3
 	[ "$status" = 0 ]
