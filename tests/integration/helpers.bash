@@ -5,7 +5,8 @@
 ROOT=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
 BUILD=${BPFKIT_BUILD:-$ROOT/build}
 BIN=$BUILD/bin
-HELPERS=$BUILD/test/helpers
+# The trigger programs; bpfkit-dev's, for a tool built outside the tree.
+HELPERS=${BPFKIT_HELPERS:-$BUILD/test/helpers}
 PROGS=$BUILD/test/progs
 # Waits below are limits, never delays: a slow machine stretches them by
 # this factor (tools/test-vm sets 3 for its emulated guest).
