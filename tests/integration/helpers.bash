@@ -66,6 +66,14 @@ refute() {
 	fi
 }
 
+# plain_make ARG...: make with its own defaults: a make running this suite
+# (say `make test BUILD=x SANITIZE=1`) hands its variables down in
+# MAKEFLAGS and in the environment.
+plain_make() {
+	env -u MAKEFLAGS -u MAKEOVERRIDES -u MFLAGS -u BUILD -u SANITIZE \
+		-u STATIC -u CLANG make "$@"
+}
+
 # unique_comm: a command name no other process has.
 unique_comm() {
 	echo "bk$$-$RANDOM" | cut -c1-15
