@@ -234,7 +234,7 @@ MAN_RENAME := -e 's/^\.TH ([^ ]+)/.TH \U$(PROGRAM_PREFIX)\1\E/' \
 $(BUILD)/man $(BUILD)/completion:
 	$(Q)mkdir -p $@
 
-$(BUILD)/man/$(PROGRAM_PREFIX)%.8: man/%.8 | $(BUILD)/man
+$(BUILD)/man/$(PROGRAM_PREFIX)%.8: man/%.8 debian/changelog | $(BUILD)/man
 	$(call msg,MAN,$@)
 	$(Q)sed -E $(MAN_RENAME) $< >$@.tmp && mv $@.tmp $@
 
