@@ -10,22 +10,24 @@
 #   make vmlinux         regenerate vmlinux/$(ARCH)/vmlinux.h from this kernel
 #   make new-tool NAME=x a new tool from the template
 #   make bench           benchmarks against libbpf-tools and bpftrace
-#   make install PREFIX=/usr/local DESTDIR=
+#   make install PREFIX=/usr/local DESTDIR=   tools as bpfkit-NAME, man, completion
+#   make install-dev PREFIX=/usr/local DESTDIR=  library, headers, bpfkit.mk
+#   make deb             build/deb/bpfkit_VERSION_ARCH.deb and bpfkit-dev
 #   make format          clang-format the tree (check-format: only check)
 
-VERSION := 0.1.0
+# The version is debian/changelog's; see tools/version.
+VERSION := $(shell tools/version)
+ifeq ($(VERSION),)
+$(error bpfkit: no version in debian/changelog; its first line must read 'bpfkit (VERSION) ...')
+endif
 
-CLANG ?= clang
-BPFTOOL ?= bpftool
 CC ?= cc
-PKG_CONFIG ?= pkg-config
 PREFIX ?= /usr/local
-BUILD ?= build
 
-# The BPF target architecture, from the machine unless given.
-ARCH ?= $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/' \
-	-e 's/ppc64le/powerpc/' -e 's/riscv64/riscv/' -e 's/s390x/s390/' \
-	-e 's/loongarch64/loongarch/')
+# CLANG, BPFTOOL, PKG_CONFIG, BUILD, ARCH and the build steps of a tool,
+# shared with tools built outside the tree.
+BPFKIT_IN_TREE := 1
+include bpfkit.mk
 VMLINUX := vmlinux/$(ARCH)/vmlinux.h
 
 ifeq ($(V),1)
@@ -53,17 +55,13 @@ TEST_PROGS := $(patsubst tests/progs/%.bpf.c,$(TESTBIN)/progs/%,$(wildcard tests
 MAN_PAGES := $(wildcard man/*.8)
 
 # BPF side: CO-RE objects against the checked-in vmlinux.h.
-BPF_CFLAGS := -g -O2 -Wall -Werror -target bpf -D__TARGET_ARCH_$(ARCH) \
-	-Iinclude -Ivmlinux/$(ARCH) -fdebug-prefix-map=$(CURDIR)=.
-# clang -target bpf does not search the host's system include dirs.
-CLANG_SYS_INCLUDES = $(shell $(CLANG) -v -E - </dev/null 2>&1 | \
-	sed -n '/<...> search starts here:/,/End of search list./{ s| \(/.*\)|-idirafter \1|p }')
+BPF_CFLAGS := $(BPFKIT_BPF_FLAGS) -Iinclude -Ivmlinux/$(ARCH)
 
 # User side.
 CFLAGS ?= -g -O2
-USER_CFLAGS := $(CFLAGS) -std=gnu11 -Wall -Wextra -Wno-unused-parameter \
-	-Werror -Iinclude -Iuser/lib -I$(GEN) -DBPFKIT_VERSION='"$(VERSION)"'
-LDLIBS := -lbpf -lelf -lz
+USER_CFLAGS := $(CPPFLAGS) $(CFLAGS) $(BPFKIT_USER_FLAGS) -Iinclude \
+	-Iuser/lib -I$(GEN) -DBPFKIT_VERSION='"$(VERSION)"'
+LDLIBS := $(BPFKIT_LDLIBS)
 ifeq ($(STATIC),1)
 LDFLAGS += -static
 LDLIBS := $(shell $(PKG_CONFIG) --static --libs libbpf libelf 2>/dev/null || \
@@ -106,20 +104,19 @@ $(TESTBIN)/unit $(TESTBIN)/helpers $(TESTBIN)/progs:
 # Test programs (tests/progs/X.bpf.c) take the same path.
 $(OBJ)/bpf/%.tmp.o: bpf/%.bpf.c $(VMLINUX) $(BUILD)/bpf.flags | $(OBJ)/bpf
 	$(call msg,BPF,$@)
-	$(Q)$(CLANG) $(BPF_CFLAGS) $(CLANG_SYS_INCLUDES) -MMD -MP -c $< -o $@
+	$(Q)$(call bpfkit_bpf_cc,$(BPF_CFLAGS))
 
 $(OBJ)/bpf/%.tmp.o: tests/progs/%.bpf.c $(VMLINUX) $(BUILD)/bpf.flags | $(OBJ)/bpf
 	$(call msg,BPF,$@)
-	$(Q)$(CLANG) $(BPF_CFLAGS) $(CLANG_SYS_INCLUDES) -MMD -MP -c $< -o $@
+	$(Q)$(call bpfkit_bpf_cc,$(BPF_CFLAGS))
 
 $(OBJ)/bpf/%.bpf.o: $(OBJ)/bpf/%.tmp.o
 	$(call msg,GEN-OBJ,$@)
-	$(Q)$(BPFTOOL) gen object $@ $<
+	$(Q)$(bpfkit_gen_object)
 
 $(GEN)/%.skel.h: $(OBJ)/bpf/%.bpf.o | $(GEN)
 	$(call msg,GEN-SKEL,$@)
-	$(Q)$(BPFTOOL) gen skeleton $< name $(subst -,_,$*)_bpf > $@.tmp
-	$(Q)mv $@.tmp $@
+	$(Q)$(bpfkit_gen_skel)
 
 $(GEN)/syscall_table.c: tools/gen-syscall-table | $(GEN)
 	$(call msg,GEN,$@)
@@ -206,11 +203,100 @@ vmlinux:
 	$(Q)mv $(VMLINUX).tmp $(VMLINUX)
 	$(Q)echo "$(VMLINUX): generated from $$(uname -r) ($$(uname -v)) on $$(date -u +%F)" > vmlinux/$(ARCH)/SOURCE
 
+# --- install ---
+# The one place that knows where things go; debian/rules passes PREFIX=/usr
+# and the multiarch LIBDIR. Tools, their man pages and completions are
+# named $(PROGRAM_PREFIX)NAME, so that bpfkit installs beside Debian's
+# libbpf-tools (plain names: execsnoop, opensnoop...) and bpfcc-tools
+# (NAME-bpfcc); PROGRAM_PREFIX= installs plain names.
+PROGRAM_PREFIX ?= bpfkit-
+SBINDIR ?= $(PREFIX)/sbin
+MANDIR ?= $(PREFIX)/share/man
+DOCDIR ?= $(PREFIX)/share/doc/bpfkit
+COMPLETIONDIR ?= $(PREFIX)/share/bash-completion/completions
+INCLUDEDIR ?= $(PREFIX)/include
+LIBDIR ?= $(PREFIX)/lib
+LIBEXECDIR ?= $(PREFIX)/libexec
+PKGDATADIR ?= $(PREFIX)/share/bpfkit
+
+INSTALLED := $(addprefix $(PROGRAM_PREFIX),$(TOOLS))
+INSTALLED_MAN := $(INSTALLED:%=$(BUILD)/man/%.8)
+COMPLETIONS := $(INSTALLED:%=$(BUILD)/completion/%)
+
+# Man pages under the installed names: the .TH title, and a tool's name
+# where it starts a line (the NAME line, commands in SYNOPSIS and EXAMPLES,
+# .B and .BR references to any tool), take the prefix; the footer names
+# this version.
+MAN_RENAME := -e 's/^\.TH ([^ ]+)/.TH \U$(PROGRAM_PREFIX)\1\E/' \
+	-e 's/^(\.TH .*)"bpfkit[^"]*"/\1"bpfkit $(VERSION)"/' \
+	$(foreach t,$(TOOLS),-e 's/^(\.BR? )?$(subst -,\\?-,$(t))( |,|$$)/\1$(PROGRAM_PREFIX)$(t)\2/')
+
+$(BUILD)/man $(BUILD)/completion:
+	$(Q)mkdir -p $@
+
+$(BUILD)/man/$(PROGRAM_PREFIX)%.8: man/%.8 debian/changelog | $(BUILD)/man
+	$(call msg,MAN,$@)
+	$(Q)sed -E $(MAN_RENAME) $< >$@.tmp && mv $@.tmp $@
+
+# Bash completion from each tool's own --help (its argp table).
+$(BUILD)/completion/$(PROGRAM_PREFIX)%: $(BIN)/% tools/gen-completion | $(BUILD)/completion
+	$(call msg,GEN,$@)
+	$(Q)tools/gen-completion $< $(PROGRAM_PREFIX)$* >$@.tmp && mv $@.tmp $@
+
 .PHONY: install
-install: all
-	install -d $(DESTDIR)$(PREFIX)/sbin $(DESTDIR)$(PREFIX)/share/man/man8
-	install -m 0755 $(TOOL_BINS) $(DESTDIR)$(PREFIX)/sbin/
-	$(if $(MAN_PAGES),install -m 0644 $(MAN_PAGES) $(DESTDIR)$(PREFIX)/share/man/man8/)
+install: all $(INSTALLED_MAN) $(COMPLETIONS)
+	install -d $(DESTDIR)$(SBINDIR) $(DESTDIR)$(MANDIR)/man8 \
+		$(DESTDIR)$(COMPLETIONDIR) $(DESTDIR)$(DOCDIR)
+	$(foreach t,$(TOOLS),install -m 0755 $(BIN)/$(t) $(DESTDIR)$(SBINDIR)/$(PROGRAM_PREFIX)$(t) &&) true
+	install -m 0644 $(INSTALLED_MAN) $(DESTDIR)$(MANDIR)/man8/
+	install -m 0644 $(COMPLETIONS) $(DESTDIR)$(COMPLETIONDIR)/
+	install -m 0644 README.md LICENSE $(DESTDIR)$(DOCDIR)/
+
+# bpfkit-dev: what a tool built outside the tree needs (see bpfkit.mk).
+# The library's public headers are every user/lib/*.h and the BPF side's
+# include/bpfkit/*.h; tools/new-tool --out, its template, and the test
+# helpers and trigger programs its tests run come along.
+DEV_HEADERS := $(wildcard user/lib/*.h)
+DEV_BPF_HEADERS := $(wildcard include/bpfkit/*.h)
+DEV_VMLINUX := $(wildcard vmlinux/*/vmlinux.h)
+DEV_TRIGGERS := $(TESTBIN)/helpers/execas $(TESTBIN)/helpers/newtool-callsys
+DEV_INCLUDEDIR := $(INCLUDEDIR)/bpfkit
+
+$(BUILD)/bpfkit.pc: bpfkit.pc.in FORCE | $(BUILD)
+	$(Q)sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' \
+		-e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@LIBEXECDIR@|$(LIBEXECDIR)|' \
+		-e 's|@PKGDATADIR@|$(PKGDATADIR)|' -e 's|@VERSION@|$(VERSION)|' \
+		-e 's|@LDLIBS@|$(BPFKIT_LDLIBS)|' $< >$@.tmp
+	$(Q)cmp -s $@.tmp $@ && rm $@.tmp || mv $@.tmp $@
+
+.PHONY: install-dev
+install-dev: check-arch check-deps $(LIB) $(DEV_TRIGGERS) $(BUILD)/bpfkit.pc
+	install -d $(DESTDIR)$(DEV_INCLUDEDIR)/bpfkit $(DESTDIR)$(LIBDIR)/pkgconfig \
+		$(DESTDIR)$(PKGDATADIR)/template $(DESTDIR)$(PKGDATADIR)/test \
+		$(DESTDIR)$(LIBEXECDIR)/bpfkit
+	install -m 0644 $(DEV_HEADERS) $(DESTDIR)$(DEV_INCLUDEDIR)/
+	install -m 0644 $(DEV_BPF_HEADERS) $(DESTDIR)$(DEV_INCLUDEDIR)/bpfkit/
+	$(foreach h,$(DEV_VMLINUX),install -D -m 0644 $(h) $(DESTDIR)$(DEV_INCLUDEDIR)/$(h) &&) true
+	install -m 0644 $(LIB) $(DESTDIR)$(LIBDIR)/
+	install -m 0644 $(BUILD)/bpfkit.pc $(DESTDIR)$(LIBDIR)/pkgconfig/
+	install -m 0644 bpfkit.mk $(DESTDIR)$(PKGDATADIR)/
+	install -m 0755 tools/new-tool tools/gen-syscall-table $(DESTDIR)$(PKGDATADIR)/
+	install -m 0644 tools/template/* $(DESTDIR)$(PKGDATADIR)/template/
+	install -m 0644 tests/integration/helpers.bash $(DESTDIR)$(PKGDATADIR)/test/
+	install -m 0755 $(DEV_TRIGGERS) $(DESTDIR)$(LIBEXECDIR)/bpfkit/
+
+# Debian packages from a clean export of the tracked files, in build/deb/.
+DEB_DIR := $(BUILD)/deb
+
+.PHONY: deb
+deb:
+	$(Q)tools/deps.sh build deb
+	$(Q)rm -rf $(DEB_DIR) && mkdir -p $(DEB_DIR)/src
+	$(Q)git ls-files -z | tar --null -T - -cf - | tar -xf - -C $(DEB_DIR)/src
+	$(Q)cd $(DEB_DIR)/src && dpkg-buildpackage -b -us -uc
+	$(Q)lintian --fail-on error,warning $(DEB_DIR)/*.changes
+	$(Q)ls -l $(DEB_DIR)/*.deb
+# --- end install ---
 
 # The C sources in the kernel's style (.clang-format); the template's
 # @PLACEHOLDER@ files are C only once tools/new-tool fills them in.

@@ -5,7 +5,8 @@
 ROOT=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
 BUILD=${BPFKIT_BUILD:-$ROOT/build}
 BIN=$BUILD/bin
-HELPERS=$BUILD/test/helpers
+# The trigger programs; bpfkit-dev's, for a tool built outside the tree.
+HELPERS=${BPFKIT_HELPERS:-$BUILD/test/helpers}
 PROGS=$BUILD/test/progs
 # Waits below are limits, never delays: a slow machine stretches them by
 # this factor (tools/test-vm sets 3 for its emulated guest).
@@ -63,6 +64,14 @@ refute() {
 		echo "# expected to fail: $*" >&3
 		return 1
 	fi
+}
+
+# plain_make ARG...: make with its own defaults: a make running this suite
+# (say `make test BUILD=x SANITIZE=1`) hands its variables down in
+# MAKEFLAGS and in the environment.
+plain_make() {
+	env -u MAKEFLAGS -u MAKEOVERRIDES -u MFLAGS -u BUILD -u SANITIZE \
+		-u STATIC -u CLANG make "$@"
 }
 
 # unique_comm: a command name no other process has.

@@ -23,12 +23,9 @@ setup_file() {
 	fi
 }
 
-# make in the copy, with its defaults: a make running this suite (say
-# `make test BUILD=x SANITIZE=1`) hands its variables down in MAKEFLAGS and
-# in the environment.
+# make in the copy, with its defaults (plain_make).
 copy_make() {
-	env -u MAKEFLAGS -u MAKEOVERRIDES -u MFLAGS -u BUILD -u SANITIZE \
-		-u STATIC -u CLANG make -C "$COPY" "$@"
+	plain_make -C "$COPY" "$@"
 }
 
 teardown_file() {

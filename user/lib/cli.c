@@ -362,6 +362,48 @@ static void report_bad_option(const struct argp_option *opts,
 			   bpfkit_env.tool);
 }
 
+/*
+ * The examples after '\v' in a tool's doc start with its name; run under
+ * another one (installed as bpfkit-NAME), --help shows that name there.
+ */
+static char *help_filter(int key, const char *text, void *input)
+{
+	const char *name = cur_tool->name, *as = bpfkit_env.tool;
+	size_t len = strlen(name), size;
+	const char *line, *eol;
+	char *out;
+	FILE *f;
+
+	if (key != ARGP_KEY_HELP_POST_DOC || !text || !strcmp(name, as))
+		return (char *)text;
+	f = open_memstream(&out, &size);
+	if (!f)
+		return (char *)text;
+	for (line = text; *line; line = *eol ? eol + 1 : eol) {
+		eol = strchrnul(line, '\n');
+		if (!strncmp(line, "  ", 2) && !strncmp(line + 2, name, len) &&
+		    (line[2 + len] == ' ' || line + 2 + len == eol)) {
+			fprintf(f, "  %s", as);
+			line += 2 + len;
+		}
+		fprintf(f, "%.*s%s", (int)(eol - line), line, *eol ? "\n" : "");
+	}
+	fclose(f);
+	return out;
+}
+
+/* The name the tool runs as, for messages: argv[0]'s last component. */
+static const char *run_name(const struct bpfkit_tool *tool, char **argv)
+{
+	const char *base;
+
+	if (!argv[0])
+		return tool->name;
+	base = strrchr(argv[0], '/');
+	base = base ? base + 1 : argv[0];
+	return *base ? base : tool->name;
+}
+
 static error_t parse_opt(int key, char *arg, struct argp_state *state)
 {
 	const struct bpfkit_tool *tool = cur_tool;
@@ -382,7 +424,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	if (err == ARGP_ERR_UNKNOWN && key == ARGP_KEY_ARG)
 		return bpfkit_usage_error(
 			"unexpected argument '%s'; see '%s --help'", arg,
-			tool->name);
+			bpfkit_env.tool);
 	return err;
 }
 
@@ -395,11 +437,12 @@ void bpfkit_parse(const struct bpfkit_tool *tool, int argc, char **argv)
 		.parser = parse_opt,
 		.args_doc = tool->args_doc,
 		.doc = tool->doc,
+		.help_filter = help_filter,
 	};
 	size_t i, n = 0;
 
 	cur_tool = tool;
-	bpfkit_env.tool = tool->name;
+	bpfkit_env.tool = argc > 0 ? run_name(tool, argv) : tool->name;
 	bpfkit_setup_logging(false);
 
 	/* The tool's own options first, then the common ones it offers. */
