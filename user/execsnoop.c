@@ -15,7 +15,7 @@
 #include "header.h"
 #include "output.h"
 #include "run.h"
-#include "skel.h"
+#include "setup.h"
 #include "execsnoop.h"
 #include "execsnoop.skel.h"
 

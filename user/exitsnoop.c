@@ -14,7 +14,7 @@
 #include "names.h"
 #include "output.h"
 #include "run.h"
-#include "skel.h"
+#include "setup.h"
 #include "exitsnoop.h"
 #include "exitsnoop.skel.h"
 

@@ -15,7 +15,7 @@
 #include "diag.h"
 #include "output.h"
 #include "run.h"
-#include "skel.h"
+#include "setup.h"
 #include "syscalls.h"
 #include "hello-map.h"
 #include "hello-map.skel.h"

@@ -14,7 +14,7 @@
 #include "cli.h"
 #include "diag.h"
 #include "run.h"
-#include "skel.h"
+#include "setup.h"
 #include "hello.skel.h"
 
 #define READ_MS 50

@@ -14,7 +14,7 @@
 #include "header.h"
 #include "output.h"
 #include "run.h"
-#include "skel.h"
+#include "setup.h"
 #include "syscall-tp.h"
 #include "opensnoop.h"
 #include "opensnoop.skel.h"

@@ -17,7 +17,7 @@
 #include "names.h"
 #include "output.h"
 #include "run.h"
-#include "skel.h"
+#include "setup.h"
 #include "syscall-tp.h"
 #include "sigsnoop.h"
 #include "sigsnoop.skel.h"

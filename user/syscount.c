@@ -16,7 +16,7 @@
 #include "diag.h"
 #include "output.h"
 #include "run.h"
-#include "skel.h"
+#include "setup.h"
 #include "syscalls.h"
 #include "syscount.h"
 #include "syscount.skel.h"

@@ -12,7 +12,7 @@
 
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
-#include "bpfkit/config.h"
+#include "bpfkit/channel.h"
 
 const volatile struct bpfkit_cfg bpfkit_cfg = {
 	.uid = BPFKIT_ANY_UID,

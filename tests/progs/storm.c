@@ -12,7 +12,7 @@
 #include "cli.h"
 #include "diag.h"
 #include "run.h"
-#include "skel.h"
+#include "setup.h"
 #include "storm.h"
 #include "storm.skel.h"
 

@@ -8,7 +8,7 @@
 #include <unistd.h>
 #include <linux/perf_event.h>
 #include <bpf/bpf.h>
-#include "bpfkit/config.h"
+#include "bpfkit/channel.h"
 #include "channel.h"
 #include "cli.h"
 #include "diag.h"

@@ -12,7 +12,7 @@
 
 #include <stddef.h>
 #include <bpf/libbpf.h>
-#include "bpfkit/config.h"
+#include "bpfkit/channel.h"
 
 /* Called for each record; SIZE may exceed the record by perf's padding. */
 typedef void (*bpfkit_event_fn)(void *ctx, const void *data, size_t size);

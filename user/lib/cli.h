@@ -10,7 +10,7 @@
 
 #include <argp.h>
 #include <stdbool.h>
-#include "bpfkit/config.h"
+#include "bpfkit/channel.h"
 
 /* Exit codes, the same for every tool. */
 #define BPFKIT_EXIT_OK 0

@@ -10,11 +10,11 @@
  *	if (!err)
  *		err = bpfkit_run(ch, NULL);
  */
-#ifndef BPFKIT_SKEL_H
-#define BPFKIT_SKEL_H
+#ifndef BPFKIT_SETUP_H
+#define BPFKIT_SETUP_H
 
 #include <bpf/libbpf.h>
-#include "bpfkit/config.h"
+#include "bpfkit/channel.h"
 #include "channel.h"
 
 /*
@@ -30,4 +30,4 @@ int bpfkit_load(struct bpf_object_skeleton *s, struct bpfkit_cfg *rodata);
 int bpfkit_attach(struct bpf_object_skeleton *s, bpfkit_event_fn fn, void *ctx,
 		  struct bpfkit_channel **ch);
 
-#endif /* BPFKIT_SKEL_H */
+#endif /* BPFKIT_SETUP_H */

@@ -2,7 +2,7 @@
 /* The load and attach steps every tool takes with its skeleton. */
 #include <errno.h>
 #include "diag.h"
-#include "skel.h"
+#include "setup.h"
 
 int bpfkit_load(struct bpf_object_skeleton *s, struct bpfkit_cfg *rodata)
 {

@@ -7,7 +7,7 @@
 #include <bpf/libbpf.h>
 #include "cli.h"
 #include "diag.h"
-#include "kfeatures.h"
+#include "kernel.h"
 
 /* The prefix of syscall wrappers on this architecture, as libbpf has it. */
 #if defined(__x86_64__)

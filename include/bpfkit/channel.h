@@ -4,8 +4,8 @@
  * channel settings user space writes into .rodata before load, and the
  * counters the BPF side keeps for every record it emits.
  */
-#ifndef BPFKIT_CONFIG_H
-#define BPFKIT_CONFIG_H
+#ifndef BPFKIT_CHANNEL_CFG_H
+#define BPFKIT_CHANNEL_CFG_H
 
 #ifndef __VMLINUX_H__
 #include <linux/types.h>
@@ -31,4 +31,4 @@ struct bpfkit_stats {
 	__u64 dropped; /* records that found no room and were lost */
 };
 
-#endif /* BPFKIT_CONFIG_H */
+#endif /* BPFKIT_CHANNEL_CFG_H */

@@ -3,8 +3,8 @@
  * Silent checks of what this kernel can attach to, made before loading, so a
  * tool can fall back or print one clear line instead of libbpf's log.
  */
-#ifndef BPFKIT_KFEATURES_H
-#define BPFKIT_KFEATURES_H
+#ifndef BPFKIT_KERNEL_H
+#define BPFKIT_KERNEL_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -31,4 +31,4 @@ int bpfkit_syscall_func(const struct btf *btf, const char *name, char *buf,
  */
 int bpfkit_probe_tracing(enum bpf_attach_type attach_type, int btf_id);
 
-#endif /* BPFKIT_KFEATURES_H */
+#endif /* BPFKIT_KERNEL_H */
