@@ -12,7 +12,6 @@
 #include "channel.h"
 #include "cli.h"
 #include "diag.h"
-#include "header.h"
 #include "output.h"
 #include "run.h"
 #include "setup.h"
@@ -244,7 +243,7 @@ static void print_event(void *ctx, const void *data, size_t size)
 		return;
 	if (!line_matches(e, size))
 		return;
-	if (bpfkit_env.json)
+	if (bpfkit_output_json())
 		print_json(e, size);
 	else
 		print_columns(e, size);
@@ -272,7 +271,8 @@ int main(int argc, char **argv)
 	skel->rodata->include_failed = opts.failed;
 
 	/* Write filters and channel settings to .rodata; load and verify. */
-	err = bpfkit_load(skel->skeleton, &skel->rodata->bpfkit_cfg);
+	err = bpfkit_load(skel->skeleton, &skel->rodata->bpfkit_filter,
+			  &skel->rodata->bpfkit_channel_cfg);
 	if (err)
 		goto cleanup;
 

@@ -10,7 +10,6 @@
 #include "channel.h"
 #include "cli.h"
 #include "diag.h"
-#include "header.h"
 #include "names.h"
 #include "output.h"
 #include "run.h"
@@ -110,7 +109,7 @@ static void print_event(void *ctx, const void *data, size_t size)
 
 	if (size < sizeof(*e))
 		return;
-	if (bpfkit_env.json) {
+	if (bpfkit_output_json()) {
 		print_json(e);
 		return;
 	}
@@ -143,7 +142,8 @@ int main(int argc, char **argv)
 	skel->rodata->failed_only = opts.failed;
 
 	/* Write filters and channel settings to .rodata; load and verify. */
-	err = bpfkit_load(skel->skeleton, &skel->rodata->bpfkit_cfg);
+	err = bpfkit_load(skel->skeleton, &skel->rodata->bpfkit_filter,
+			  &skel->rodata->bpfkit_channel_cfg);
 	if (err)
 		goto cleanup;
 

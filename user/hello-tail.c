@@ -12,11 +12,10 @@
 #include "channel.h"
 #include "cli.h"
 #include "diag.h"
-#include "header.h"
+#include "names.h"
 #include "output.h"
 #include "run.h"
 #include "setup.h"
-#include "syscalls.h"
 #include "hello-tail.h"
 #include "hello-tail.skel.h"
 
@@ -81,7 +80,7 @@ static void print_event(void *ctx, const void *data, size_t size)
 		return;
 	message = messages[e->kind];
 	name = syscall_name(e->nr, buf, sizeof(buf));
-	if (bpfkit_env.json) {
+	if (bpfkit_output_json()) {
 		bpfkit_json_begin(&j, stdout);
 		bpfkit_json_int(&j, "pid", e->pid);
 		bpfkit_json_int(&j, "uid", e->uid);
@@ -168,7 +167,8 @@ int main(int argc, char **argv)
 	bpf_program__set_autoattach(skel->progs.hello_timer_other, false);
 
 	/* Write filters and channel settings to .rodata; load and verify. */
-	err = bpfkit_load(skel->skeleton, &skel->rodata->bpfkit_cfg);
+	err = bpfkit_load(skel->skeleton, &skel->rodata->bpfkit_filter,
+			  &skel->rodata->bpfkit_channel_cfg);
 	if (err)
 		goto cleanup;
 

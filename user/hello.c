@@ -13,6 +13,7 @@
 #include "channel.h"
 #include "cli.h"
 #include "diag.h"
+#include "kernel.h"
 #include "run.h"
 #include "setup.h"
 #include "hello.skel.h"
@@ -132,7 +133,7 @@ int main(int argc, char **argv)
 		 "bpf_trace_printk: hello/%d: ", getpid());
 
 	/* Write the filters to .rodata (no event channel); load and verify. */
-	err = bpfkit_load(skel->skeleton, &skel->rodata->bpfkit_cfg);
+	err = bpfkit_load(skel->skeleton, &skel->rodata->bpfkit_filter, NULL);
 	if (err)
 		goto cleanup;
 

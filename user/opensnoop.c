@@ -11,11 +11,10 @@
 #include "channel.h"
 #include "cli.h"
 #include "diag.h"
-#include "header.h"
+#include "kernel.h"
 #include "output.h"
 #include "run.h"
 #include "setup.h"
-#include "syscall-tp.h"
 #include "opensnoop.h"
 #include "opensnoop.skel.h"
 
@@ -171,7 +170,7 @@ static void print_event(void *ctx, const void *data, size_t size)
 		return;
 	if (env.flags)
 		decode_flags(e->flags, flags, sizeof(flags));
-	if (bpfkit_env.json) {
+	if (bpfkit_output_json()) {
 		print_json(e, path_len, env.flags ? flags : NULL);
 		return;
 	}
@@ -232,7 +231,8 @@ int main(int argc, char **argv)
 		goto cleanup;
 
 	/* Write filters and channel settings to .rodata; load and verify. */
-	err = bpfkit_load(skel->skeleton, &skel->rodata->bpfkit_cfg);
+	err = bpfkit_load(skel->skeleton, &skel->rodata->bpfkit_filter,
+			  &skel->rodata->bpfkit_channel_cfg);
 	if (err)
 		goto cleanup;
 

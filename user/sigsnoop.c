@@ -13,12 +13,11 @@
 #include "channel.h"
 #include "cli.h"
 #include "diag.h"
-#include "header.h"
+#include "kernel.h"
 #include "names.h"
 #include "output.h"
 #include "run.h"
 #include "setup.h"
-#include "syscall-tp.h"
 #include "sigsnoop.h"
 #include "sigsnoop.skel.h"
 
@@ -121,7 +120,7 @@ static void print_event(void *ctx, const void *data, size_t size)
 	if (size < sizeof(*e))
 		return;
 	sig = bpfkit_signal_name(e->sig, buf, sizeof(buf));
-	if (bpfkit_env.json) {
+	if (bpfkit_output_json()) {
 		bpfkit_json_begin(&j, stdout);
 		bpfkit_json_int(&j, "pid", e->pid);
 		bpfkit_json_int(&j, "tid", e->tid);
@@ -182,7 +181,8 @@ int main(int argc, char **argv)
 	choose_programs(skel);
 
 	/* Write filters and channel settings to .rodata; load and verify. */
-	err = bpfkit_load(skel->skeleton, &skel->rodata->bpfkit_cfg);
+	err = bpfkit_load(skel->skeleton, &skel->rodata->bpfkit_filter,
+			  &skel->rodata->bpfkit_channel_cfg);
 	if (err)
 		goto cleanup;
 

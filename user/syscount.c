@@ -14,10 +14,10 @@
 #include "channel.h"
 #include "cli.h"
 #include "diag.h"
+#include "names.h"
 #include "output.h"
 #include "run.h"
 #include "setup.h"
-#include "syscalls.h"
 #include "syscount.h"
 #include "syscount.skel.h"
 
@@ -280,7 +280,7 @@ static int report(void *ctx)
 	if (env.top && (unsigned long)n > env.top)
 		n = env.top;
 	r->intervals++;
-	if (bpfkit_env.json)
+	if (bpfkit_output_json())
 		print_json(r, n, elapsed(r));
 	else
 		print_table(r, n);
@@ -315,7 +315,7 @@ int main(int argc, char **argv)
 	bpf_program__set_autoload(skel->progs.sys_enter, env.latency);
 
 	/* Write the common filters to .rodata; load and verify. */
-	err = bpfkit_load(skel->skeleton, &skel->rodata->bpfkit_cfg);
+	err = bpfkit_load(skel->skeleton, &skel->rodata->bpfkit_filter, NULL);
 	if (err)
 		goto cleanup;
 

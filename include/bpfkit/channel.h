@@ -1,25 +1,16 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
- * What the BPF side and user space of every tool agree on: the filters and
- * channel settings user space writes into .rodata before load, and the
- * counters the BPF side keeps for every record it emits.
+ * What both sides of a tool that sends events agree on: the channel
+ * settings user space writes into the object's read-only bpfkit_channel_cfg
+ * before load, and the counters the BPF side keeps for every record.
  */
 #ifndef BPFKIT_CHANNEL_CFG_H
 #define BPFKIT_CHANNEL_CFG_H
 
-#ifndef __VMLINUX_H__
-#include <linux/types.h>
-#endif
+#include "bpfkit/types.h"
 
-#define BPFKIT_COMM_LEN 16
-#define BPFKIT_ANY_UID ((__u32)-1)
-
-/* Set once, before load, as the read-only `bpfkit_cfg` of every object. */
-struct bpfkit_cfg {
-	__u32 pid; /* trace this process (tgid) only; 0: all */
-	__u32 uid; /* trace this user only; BPFKIT_ANY_UID: all */
-	__u64 cgroup_id; /* trace this cgroup v2 only; 0: all */
-	char comm[BPFKIT_COMM_LEN]; /* trace this command only; "": all */
+/* Set once, before load, as the read-only `bpfkit_channel_cfg`. */
+struct bpfkit_channel_cfg {
 	__u32 ringbuf; /* emit into the ring buffer instead of the perf buffer */
 	__u32 wakeup; /* wake the reader once this many records are pending */
 	__u64 ring_wakeup_max; /* ...or this many bytes, whichever is fewer */

@@ -110,7 +110,8 @@ int main(int argc, char **argv)
 		return bpfkit_exit_code(err);
 	}
 	skel->rodata->stock = stock;
-	err = bpfkit_load(skel->skeleton, &skel->rodata->bpfkit_cfg);
+	err = bpfkit_load(skel->skeleton, &skel->rodata->bpfkit_filter,
+			  &skel->rodata->bpfkit_channel_cfg);
 	if (err)
 		goto cleanup;
 	if (stock)

@@ -70,17 +70,17 @@ static void test_common_options(void **state)
 
 	snprintf(pid, sizeof(pid), "%d", getpid());
 	bpfkit_parse(&tool, sizeof(argv) / sizeof(argv[0]) - 1, argv);
-	assert_int_equal(bpfkit_env.cfg.pid, getpid());
-	assert_int_equal(bpfkit_env.cfg.uid, 0);
-	assert_string_equal(bpfkit_env.cfg.comm, "bash");
-	assert_true(bpfkit_env.json);
-	assert_true(bpfkit_env.wall_time);
-	assert_true(bpfkit_env.rel_time);
-	assert_true(bpfkit_env.duration == 1.5);
-	assert_true(bpfkit_env.ringbuf);
-	assert_int_equal(bpfkit_env.pages, 8);
-	assert_int_equal(bpfkit_env.wakeup, 4);
-	assert_int_equal(bpfkit_env.latency_ms, 50);
+	assert_int_equal(bpfkit_opts.filter.pid, getpid());
+	assert_int_equal(bpfkit_opts.filter.uid, 0);
+	assert_string_equal(bpfkit_opts.filter.comm, "bash");
+	assert_true(bpfkit_opts.output.json);
+	assert_true(bpfkit_opts.output.wall_time);
+	assert_true(bpfkit_opts.output.rel_time);
+	assert_true(bpfkit_opts.duration == 1.5);
+	assert_int_equal(bpfkit_opts.channel.transport, BPFKIT_RING_BUFFER);
+	assert_int_equal(bpfkit_opts.channel.pages, 8);
+	assert_int_equal(bpfkit_opts.channel.wakeup, 4);
+	assert_int_equal(bpfkit_opts.channel.latency_ms, 50);
 }
 
 int main(void)
@@ -92,6 +92,6 @@ int main(void)
 	};
 
 	/* Parse errors print one line on stderr; keep the TAP stream clean. */
-	bpfkit_env.tool = "test-cli";
+	bpfkit_set_tool_name("test-cli");
 	return cmocka_run_group_tests_name("cli", tests, NULL, NULL);
 }
