@@ -300,7 +300,8 @@ static void print_event(void *ctx, const void *data, size_t size)
 		bpfkit_json_int(&j, "uid", e->uid);
 		bpfkit_json_str(&j, "command", e->command, sizeof(e->command));
 		bpfkit_json_str(&j, "message", e->message, sizeof(e->message));
-		bpfkit_json_str(&j, "attach", attach_name(e->attach), 16);
+		bpfkit_json_str(&j, "attach", attach_name(e->attach),
+				strlen(attach_name(e->attach)));
 		bpfkit_json_str(&j, "path", e->path, sizeof(e->path));
 		bpfkit_json_end(&j);
 		return;

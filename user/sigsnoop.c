@@ -21,6 +21,9 @@
 #include "sigsnoop.h"
 #include "sigsnoop.skel.h"
 
+/* Column widths, for the header and every row. */
+enum { PID_W = 7, COMM_W = 15, SIG_W = 8 };
+
 static struct {
 	bool kill_only; /* -k */
 	bool failed_only; /* -x */
@@ -139,10 +142,11 @@ static void print_event(void *ctx, const void *data, size_t size)
 		return;
 	}
 	bpfkit_print_time();
-	printf("%-7u ", e->pid);
-	bpfkit_print_str(e->comm, sizeof(e->comm), 15);
-	printf("%-8s %-7d ", sig, e->tpid);
-	bpfkit_print_str(e->tcomm[0] ? e->tcomm : "-", sizeof(e->tcomm), 15);
+	printf("%-*u ", PID_W, e->pid);
+	bpfkit_print_str(e->comm, sizeof(e->comm), COMM_W);
+	printf("%-*s %-*d ", SIG_W, sig, PID_W, e->tpid);
+	bpfkit_print_str(e->tcomm[0] ? e->tcomm : "-", sizeof(e->tcomm),
+			 COMM_W);
 	printf("%s\n", result_name(e));
 }
 
@@ -192,8 +196,9 @@ int main(int argc, char **argv)
 		goto cleanup;
 
 	/* Print the header, then events until a signal or --duration. */
-	bpfkit_print_header("%-7s %-15s %-8s %-7s %-15s %s\n", "PID", "COMM",
-			    "SIG", "TPID", "TCOMM", "RESULT");
+	bpfkit_print_header("%-*s %-*s %-*s %-*s %-*s %s\n", PID_W, "PID",
+			    COMM_W, "COMM", SIG_W, "SIG", PID_W, "TPID", COMM_W,
+			    "TCOMM", "RESULT");
 	err = bpfkit_run(ch, NULL);
 
 cleanup:
