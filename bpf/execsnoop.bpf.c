@@ -8,6 +8,7 @@
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_core_read.h>
 #include "bpfkit/channel.bpf.h"
+#include "bpfkit/filter.bpf.h"
 #include "execsnoop.h"
 
 char LICENSE[] SEC("license") = "GPL";

@@ -9,6 +9,7 @@
 #include <bpf/bpf_core_read.h>
 #include <bpf/bpf_tracing.h>
 #include "bpfkit/channel.bpf.h"
+#include "bpfkit/filter.bpf.h"
 #include "hello-buffer.h"
 
 char LICENSE[] SEC("license") = "GPL";
@@ -43,19 +44,19 @@ static __always_inline void greet(char *message, __u32 pid, __u32 uid)
 static __always_inline int send(void *ctx, const char *filename,
 				enum hb_attach type)
 {
-	struct data_t data = {};
+	struct hello_buffer_event e = {};
 
 	if (!bpfkit_selected())
 		return 0;
 
-	data.pid = bpf_get_current_pid_tgid() >> 32;
-	data.uid = bpf_get_current_uid_gid() & 0xffffffff;
-	bpf_get_current_comm(data.command, sizeof(data.command));
-	greet(data.message, data.pid, data.uid);
-	data.attach = type;
-	bpf_probe_read_user_str(data.path, sizeof(data.path), filename);
+	e.pid = bpf_get_current_pid_tgid() >> 32;
+	e.uid = bpf_get_current_uid_gid() & 0xffffffff;
+	bpf_get_current_comm(e.command, sizeof(e.command));
+	greet(e.message, e.pid, e.uid);
+	e.attach = type;
+	bpf_probe_read_user_str(e.path, sizeof(e.path), filename);
 
-	bpfkit_emit(ctx, &data, sizeof(data));
+	bpfkit_emit(ctx, &e, sizeof(e));
 	return 0;
 }
 

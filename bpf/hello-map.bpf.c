@@ -6,7 +6,7 @@
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
-#include "bpfkit/channel.bpf.h"
+#include "bpfkit/filter.bpf.h"
 #include "hello-map.h"
 
 char LICENSE[] SEC("license") = "GPL";

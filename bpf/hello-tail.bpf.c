@@ -8,6 +8,7 @@
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
 #include "bpfkit/channel.bpf.h"
+#include "bpfkit/filter.bpf.h"
 #include "hello-tail.h"
 
 char LICENSE[] SEC("license") = "GPL";

@@ -2,7 +2,7 @@
 /* hello: write "Hello World" to the kernel trace pipe on every execve. */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
-#include "bpfkit/channel.bpf.h"
+#include "bpfkit/filter.bpf.h"
 
 char LICENSE[] SEC("license") = "GPL";
 

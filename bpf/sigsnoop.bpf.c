@@ -7,6 +7,7 @@
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
 #include "bpfkit/channel.bpf.h"
+#include "bpfkit/filter.bpf.h"
 #include "sigsnoop.h"
 
 char LICENSE[] SEC("license") = "GPL";

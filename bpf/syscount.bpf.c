@@ -5,7 +5,7 @@
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
-#include "bpfkit/channel.bpf.h"
+#include "bpfkit/filter.bpf.h"
 #include "syscount.h"
 
 char LICENSE[] SEC("license") = "GPL";

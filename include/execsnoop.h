@@ -3,7 +3,8 @@
 #ifndef EXECSNOOP_H
 #define EXECSNOOP_H
 
-#define EXECSNOOP_COMM_LEN 16
+#include "bpfkit/types.h"
+
 #define EXECSNOOP_PATH_LEN 256
 #define EXECSNOOP_ARG_LEN 128 /* longest argument kept, NUL included */
 #define EXECSNOOP_MAX_ARGS 60 /* most arguments kept per exec */
@@ -32,7 +33,7 @@ struct execsnoop_event {
 	__u32 flags; /* EXECSNOOP_* */
 	__u32 args_count;
 	__u32 args_size;
-	char comm[EXECSNOOP_COMM_LEN]; /* after the exec */
+	char comm[BPFKIT_COMM_LEN]; /* after the exec */
 	char path[EXECSNOOP_PATH_LEN]; /* the path passed to exec */
 	char args[EXECSNOOP_ARGS_BUF];
 };

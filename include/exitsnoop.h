@@ -3,7 +3,7 @@
 #ifndef EXITSNOOP_H
 #define EXITSNOOP_H
 
-#define EXITSNOOP_COMM_LEN 16
+#include "bpfkit/types.h"
 
 struct exitsnoop_event {
 	__u32 pid; /* tgid */
@@ -13,7 +13,7 @@ struct exitsnoop_event {
 	__s32 exit_code; /* as wait(2) sees it: code << 8, or signal | 0x80 */
 	__u32 threads_left; /* live threads after this one, with --threads */
 	__u64 age_ns; /* lifetime of the process (thread, with --threads) */
-	char comm[EXITSNOOP_COMM_LEN];
+	char comm[BPFKIT_COMM_LEN];
 };
 
 #endif /* EXITSNOOP_H */

@@ -3,6 +3,8 @@
 #ifndef HELLO_BUFFER_H
 #define HELLO_BUFFER_H
 
+#include "bpfkit/types.h"
+
 #define HB_MESSAGE_LEN 12 /* 11 bytes of text and a NUL */
 #define HB_PATH_LEN 256 /* longer execve filenames are cut short */
 #define HB_MAX_MESSAGES 64 /* -m entries */
@@ -18,10 +20,10 @@ enum hb_attach {
 	HB_ATTACH_COUNT,
 };
 
-struct data_t {
+struct hello_buffer_event {
 	int pid;
 	int uid;
-	char command[16];
+	char command[BPFKIT_COMM_LEN];
 	char message[HB_MESSAGE_LEN];
 	int attach; /* enum hb_attach */
 	char path[HB_PATH_LEN]; /* execve's filename argument */

@@ -3,6 +3,8 @@
 #ifndef HELLO_TAIL_H
 #define HELLO_TAIL_H
 
+#include "bpfkit/types.h"
+
 /* What happened; user space turns it into the MESSAGE column. */
 enum hello_tail_kind {
 	HELLO_TAIL_EXEC = 1, /* execve, execveat */
@@ -15,7 +17,7 @@ enum hello_tail_kind {
 struct hello_tail_event {
 	int pid;
 	int uid;
-	char comm[16];
+	char comm[BPFKIT_COMM_LEN];
 	long nr; /* syscall number */
 	int kind; /* enum hello_tail_kind */
 };

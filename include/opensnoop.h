@@ -3,11 +3,8 @@
 #ifndef OPENSNOOP_H
 #define OPENSNOOP_H
 
-#ifndef __VMLINUX_H__
-#include <linux/types.h>
-#endif
+#include "bpfkit/types.h"
 
-#define OPENSNOOP_COMM_LEN 16
 #define OPENSNOOP_PATH_MAX 4096
 
 /* Which syscall opened the file. */
@@ -26,7 +23,7 @@ struct opensnoop_event {
 	__u64 flags; /* O_* flags as passed */
 	__u32 mode; /* creation mode as passed */
 	__u32 call; /* enum opensnoop_call */
-	char comm[OPENSNOOP_COMM_LEN];
+	char comm[BPFKIT_COMM_LEN];
 	char path[OPENSNOOP_PATH_MAX];
 };
 

@@ -3,11 +3,7 @@
 #ifndef SIGSNOOP_H
 #define SIGSNOOP_H
 
-#ifndef __VMLINUX_H__
-#include <linux/types.h>
-#endif
-
-#define SIGSNOOP_COMM_LEN 16
+#include "bpfkit/types.h"
 
 /*
  * result: the kernel's enum trace_signal_result (0 delivered, 1 ignored,
@@ -28,8 +24,8 @@ struct sigsnoop_event {
 	__u8 kill; /* sent by kill(2), tkill(2) or tgkill(2) */
 	__u8 group; /* sent to the whole thread group */
 	__u8 pad[2];
-	char comm[SIGSNOOP_COMM_LEN];
-	char tcomm[SIGSNOOP_COMM_LEN]; /* empty for failed kills */
+	char comm[BPFKIT_COMM_LEN];
+	char tcomm[BPFKIT_COMM_LEN]; /* empty for failed kills */
 };
 
 #endif /* SIGSNOOP_H */

@@ -3,10 +3,12 @@
 #ifndef STORM_H
 #define STORM_H
 
+#include "bpfkit/types.h"
+
 struct storm_event {
 	int pid;
 	int uid;
-	char comm[16];
+	char comm[BPFKIT_COMM_LEN];
 	char message[12];
 };
 

@@ -3,18 +3,15 @@
 #ifndef SYSCOUNT_H
 #define SYSCOUNT_H
 
-#ifndef __VMLINUX_H__
-#include <linux/types.h>
-#endif
+#include "bpfkit/types.h"
 
-#define SYSCOUNT_COMM_LEN 16
 #define SYSCOUNT_MAX_KEYS 10240
 
 /* One per-CPU slot of the counts map, keyed by syscall number or pid. */
 struct syscount_val {
 	__u64 count;
 	__u64 total_ns; /* time inside the syscalls, with -L */
-	char comm[SYSCOUNT_COMM_LEN]; /* the process's command, with -P */
+	char comm[BPFKIT_COMM_LEN]; /* the process's command, with -P */
 };
 
 #endif /* SYSCOUNT_H */

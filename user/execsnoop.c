@@ -12,10 +12,9 @@
 #include "channel.h"
 #include "cli.h"
 #include "diag.h"
-#include "header.h"
 #include "output.h"
 #include "run.h"
-#include "skel.h"
+#include "setup.h"
 #include "execsnoop.h"
 #include "execsnoop.skel.h"
 
@@ -23,13 +22,16 @@ enum {
 	OPT_MAX_ARGS = 0x2000,
 };
 
+/* Column widths, for the header and every row. */
+enum { UID_W = 6, COMM_W = 16, PID_W = 7, RET_W = 7 };
+
 static struct {
 	bool failed; /* -x */
 	bool print_uid; /* -U */
 	bool quote; /* -q */
 	const char *line; /* -l */
 	unsigned long max_args; /* --max-args */
-} opts = { .max_args = EXECSNOOP_DEFAULT_ARGS };
+} env = { .max_args = EXECSNOOP_DEFAULT_ARGS };
 
 static const struct argp_option own_options[] = {
 	{ "failed", 'x', NULL, 0, "Include failed execs, with the errno name",
@@ -49,23 +51,23 @@ static error_t parse_own(int key, char *arg, struct argp_state *state)
 {
 	switch (key) {
 	case 'x':
-		opts.failed = true;
+		env.failed = true;
 		return 0;
 	case 'U':
-		opts.print_uid = true;
+		env.print_uid = true;
 		return 0;
 	case 'q':
-		opts.quote = true;
+		env.quote = true;
 		return 0;
 	case 'l':
 		if (!*arg)
 			return bpfkit_usage_error(
 				"invalid -l/--line '': expected some text");
-		opts.line = arg;
+		env.line = arg;
 		return 0;
 	case OPT_MAX_ARGS:
 		return bpfkit_parse_ulong("--max-args", arg, 1,
-					  EXECSNOOP_MAX_ARGS, &opts.max_args);
+					  EXECSNOOP_MAX_ARGS, &env.max_args);
 	case 'n':
 		/* Check it under its own name, then hand it on as -c. */
 		if (!*arg || strlen(arg) >= BPFKIT_COMM_LEN)
@@ -136,14 +138,14 @@ static bool line_matches(const struct execsnoop_event *e, size_t size)
 	struct args a;
 	size_t len;
 
-	if (!opts.line)
+	if (!env.line)
 		return true;
-	if (memmem(e->path, strnlen(e->path, sizeof(e->path)), opts.line,
-		   strlen(opts.line)))
+	if (memmem(e->path, strnlen(e->path, sizeof(e->path)), env.line,
+		   strlen(env.line)))
 		return true;
 	args_init(&a, e, size);
 	while ((s = args_next(&a, &len)))
-		if (memmem(s, len, opts.line, strlen(opts.line)))
+		if (memmem(s, len, env.line, strlen(env.line)))
 			return true;
 	return false;
 }
@@ -152,12 +154,12 @@ static bool line_matches(const struct execsnoop_event *e, size_t size)
 static void put_word(const char *s, size_t len, bool was_cut)
 {
 	putchar(' ');
-	if (opts.quote)
+	if (env.quote)
 		putchar('"');
-	bpfkit_col_escape(stdout, s, len, opts.quote);
+	bpfkit_col_escape(stdout, s, len, env.quote);
 	if (was_cut)
 		fputs("...", stdout);
-	if (opts.quote)
+	if (env.quote)
 		putchar('"');
 }
 
@@ -216,10 +218,10 @@ static void print_columns(const struct execsnoop_event *e, size_t size)
 		snprintf(ret, sizeof(ret), "%d", e->ret);
 
 	bpfkit_print_time();
-	if (opts.print_uid)
-		printf("%-6u ", e->uid);
-	bpfkit_print_str(e->comm, sizeof(e->comm), 16);
-	printf("%-7u %-7u %-7s", e->pid, e->ppid, ret);
+	if (env.print_uid)
+		printf("%-*u ", UID_W, e->uid);
+	bpfkit_print_str(e->comm, sizeof(e->comm), COMM_W);
+	printf("%-*u %-*u %-*s", PID_W, e->pid, PID_W, e->ppid, RET_W, ret);
 
 	/* The path run first (argv[0] if it is empty), then argv[1..]. */
 	args_init(&a, e, size);
@@ -244,7 +246,7 @@ static void print_event(void *ctx, const void *data, size_t size)
 		return;
 	if (!line_matches(e, size))
 		return;
-	if (bpfkit_env.json)
+	if (bpfkit_output_json())
 		print_json(e, size);
 	else
 		print_columns(e, size);
@@ -268,11 +270,12 @@ int main(int argc, char **argv)
 	}
 
 	/* Set how many arguments to keep and whether failures count. */
-	skel->rodata->max_args = opts.max_args;
-	skel->rodata->include_failed = opts.failed;
+	skel->rodata->max_args = env.max_args;
+	skel->rodata->include_failed = env.failed;
 
 	/* Write filters and channel settings to .rodata; load and verify. */
-	err = bpfkit_load(skel->skeleton, &skel->rodata->bpfkit_cfg);
+	err = bpfkit_load(skel->skeleton, &skel->rodata->bpfkit_filter,
+			  &skel->rodata->bpfkit_channel_cfg);
 	if (err)
 		goto cleanup;
 
@@ -282,9 +285,10 @@ int main(int argc, char **argv)
 		goto cleanup;
 
 	/* Print the header (-U adds UID), then events until the end. */
-	bpfkit_print_header("%-*s%-16s %-7s %-7s %-7s %s\n",
-			    opts.print_uid ? 7 : 0, opts.print_uid ? "UID" : "",
-			    "PCOMM", "PID", "PPID", "RET", "ARGS");
+	bpfkit_print_header("%-*s%-*s %-*s %-*s %-*s %s\n",
+			    env.print_uid ? UID_W + 1 : 0,
+			    env.print_uid ? "UID" : "", COMM_W, "PCOMM", PID_W,
+			    "PID", PID_W, "PPID", RET_W, "RET", "ARGS");
 	err = bpfkit_run(ch, NULL);
 
 cleanup:

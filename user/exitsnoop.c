@@ -10,11 +10,10 @@
 #include "channel.h"
 #include "cli.h"
 #include "diag.h"
-#include "header.h"
 #include "names.h"
 #include "output.h"
 #include "run.h"
-#include "skel.h"
+#include "setup.h"
 #include "exitsnoop.h"
 #include "exitsnoop.skel.h"
 
@@ -22,10 +21,13 @@ enum {
 	OPT_THREADS = 0x2000,
 };
 
+/* Column widths, for the header and every row. */
+enum { COMM_W = 16, PID_W = 7, AGE_W = 7 };
+
 static struct {
 	bool failed; /* -x */
 	bool threads; /* --threads */
-} opts;
+} env;
 
 static const struct argp_option own_options[] = {
 	{ "failed", 'x', NULL, 0,
@@ -39,10 +41,10 @@ static error_t parse_own(int key, char *arg, struct argp_state *state)
 {
 	switch (key) {
 	case 'x':
-		opts.failed = true;
+		env.failed = true;
 		return 0;
 	case OPT_THREADS:
-		opts.threads = true;
+		env.threads = true;
 		return 0;
 	}
 	return ARGP_ERR_UNKNOWN;
@@ -96,9 +98,9 @@ static void print_json(const struct exitsnoop_event *e)
 	bpfkit_json_int(&j, "exit_code", sig ? 0 : (e->exit_code >> 8) & 0xff);
 	bpfkit_json_int(&j, "signal", sig);
 	if (sig)
-		bpfkit_json_str(&j, "signal_name", name, 16);
+		bpfkit_json_str(&j, "signal_name", name, strlen(name));
 	bpfkit_json_bool(&j, "core_dumped", sig && (e->exit_code & 0x80));
-	if (opts.threads)
+	if (env.threads)
 		bpfkit_json_int(&j, "threads_left", e->threads_left);
 	bpfkit_json_end(&j);
 }
@@ -110,15 +112,15 @@ static void print_event(void *ctx, const void *data, size_t size)
 
 	if (size < sizeof(*e))
 		return;
-	if (bpfkit_env.json) {
+	if (bpfkit_output_json()) {
 		print_json(e);
 		return;
 	}
 	describe(e->exit_code, exit, sizeof(exit));
 	bpfkit_print_time();
-	bpfkit_print_str(e->comm, sizeof(e->comm), 16);
-	printf("%-7u %-7u %-7u %7.3f %s\n", e->pid, e->ppid, e->tid,
-	       e->age_ns / 1e9, exit);
+	bpfkit_print_str(e->comm, sizeof(e->comm), COMM_W);
+	printf("%-*u %-*u %-*u %*.3f %s\n", PID_W, e->pid, PID_W, e->ppid,
+	       PID_W, e->tid, AGE_W, e->age_ns / 1e9, exit);
 }
 
 int main(int argc, char **argv)
@@ -139,11 +141,12 @@ int main(int argc, char **argv)
 	}
 
 	/* Choose process or thread exits, all or failed ones only. */
-	skel->rodata->threads = opts.threads;
-	skel->rodata->failed_only = opts.failed;
+	skel->rodata->threads = env.threads;
+	skel->rodata->failed_only = env.failed;
 
 	/* Write filters and channel settings to .rodata; load and verify. */
-	err = bpfkit_load(skel->skeleton, &skel->rodata->bpfkit_cfg);
+	err = bpfkit_load(skel->skeleton, &skel->rodata->bpfkit_filter,
+			  &skel->rodata->bpfkit_channel_cfg);
 	if (err)
 		goto cleanup;
 
@@ -153,8 +156,9 @@ int main(int argc, char **argv)
 		goto cleanup;
 
 	/* Print the header, then events until a signal or --duration. */
-	bpfkit_print_header("%-16s %-7s %-7s %-7s %7s %s\n", "PCOMM", "PID",
-			    "PPID", "TID", "AGE(s)", "EXIT");
+	bpfkit_print_header("%-*s %-*s %-*s %-*s %*s %s\n", COMM_W, "PCOMM",
+			    PID_W, "PID", PID_W, "PPID", PID_W, "TID", AGE_W,
+			    "AGE(s)", "EXIT");
 	err = bpfkit_run(ch, NULL);
 
 cleanup:

@@ -12,12 +12,11 @@
 #include "channel.h"
 #include "cli.h"
 #include "diag.h"
-#include "header.h"
-#include "kfeatures.h"
+#include "kernel.h"
+#include "names.h"
 #include "output.h"
 #include "run.h"
-#include "skel.h"
-#include "syscalls.h"
+#include "setup.h"
 #include "hello-buffer.h"
 #include "hello-buffer.skel.h"
 
@@ -197,7 +196,7 @@ static int check_attach(int type, struct btf **btf, char *why, size_t len)
 
 	/* The rest need kernel BTF: tp_btf and fentry to load, kprobe too. */
 	if (!*btf) {
-		*btf = bpfkit_kernel_btf();
+		*btf = bpfkit_kernel_btf(bpfkit_opts.btf_path);
 		if (!*btf) {
 			err = -errno;
 			snprintf(
@@ -290,45 +289,78 @@ static const char *attach_name(int type)
 static void print_event(void *ctx, const void *data, size_t size)
 {
 	const bool *with_attach = ctx;
-	const struct data_t *d = data;
+	const struct hello_buffer_event *e = data;
 	struct bpfkit_json j;
 
-	if (size < sizeof(*d))
+	if (size < sizeof(*e))
 		return;
-	if (bpfkit_env.json) {
+	if (bpfkit_output_json()) {
 		bpfkit_json_begin(&j, stdout);
-		bpfkit_json_int(&j, "pid", d->pid);
-		bpfkit_json_int(&j, "uid", d->uid);
-		bpfkit_json_str(&j, "command", d->command, sizeof(d->command));
-		bpfkit_json_str(&j, "message", d->message, sizeof(d->message));
-		bpfkit_json_str(&j, "attach", attach_name(d->attach), 16);
-		bpfkit_json_str(&j, "path", d->path, sizeof(d->path));
+		bpfkit_json_int(&j, "pid", e->pid);
+		bpfkit_json_int(&j, "uid", e->uid);
+		bpfkit_json_str(&j, "command", e->command, sizeof(e->command));
+		bpfkit_json_str(&j, "message", e->message, sizeof(e->message));
+		bpfkit_json_str(&j, "attach", attach_name(e->attach),
+				strlen(attach_name(e->attach)));
+		bpfkit_json_str(&j, "path", e->path, sizeof(e->path));
 		bpfkit_json_end(&j);
 		return;
 	}
 	bpfkit_print_time();
-	printf("%d %d ", d->pid, d->uid);
-	bpfkit_print_str(d->command, sizeof(d->command), 0);
-	bpfkit_col_escape(stdout, d->message, sizeof(d->message), false);
+	printf("%d %d ", e->pid, e->uid);
+	bpfkit_print_str(e->command, sizeof(e->command), 0);
+	bpfkit_col_escape(stdout, e->message, sizeof(e->message), false);
 	if (*with_attach)
-		printf(" %s", attach_name(d->attach));
+		printf(" %s", attach_name(e->attach));
 	if (env.path) {
 		putchar(' ');
-		bpfkit_col_escape(stdout, d->path, sizeof(d->path), false);
+		bpfkit_col_escape(stdout, e->path, sizeof(e->path), false);
 	}
 	putchar('\n');
+}
+
+/*
+ * Load only the program of the chosen attach type and describe it in T:
+ * fentry is aimed at the syscall function now, before load; a kprobe
+ * names it at attach time.
+ */
+static int choose_program(struct hello_buffer_bpf *skel,
+			  struct bpfkit_target *t)
+{
+	static char what[64];
+	struct bpf_program *progs[HB_ATTACH_COUNT] = {
+		[HB_TRACEPOINT] = skel->progs.hello_tracepoint,
+		[HB_TP_BTF] = skel->progs.hello_tp_btf,
+		[HB_RAW_TP] = skel->progs.hello_raw_tp,
+		[HB_FENTRY] = skel->progs.hello_fentry,
+		[HB_KSYSCALL] = skel->progs.hello_ksyscall,
+		[HB_KPROBE] = skel->progs.hello_kprobe,
+	};
+	int i, err = 0;
+
+	for (i = 0; i < HB_ATTACH_COUNT; i++)
+		bpf_program__set_autoload(progs[i], i == env.attach);
+	snprintf(what, sizeof(what), "attach to execve with %s",
+		 attach_names[env.attach]);
+	t->prog = progs[env.attach];
+	t->func = env.attach == HB_KPROBE ? syscall_func : NULL;
+	t->what = what;
+	if (env.attach == HB_FENTRY) {
+		err = bpf_program__set_attach_target(t->prog, 0, syscall_func);
+		if (err)
+			bpfkit_fail("aim fentry at the execve function", err);
+	}
+	return err;
 }
 
 int main(int argc, char **argv)
 {
 	struct hello_buffer_bpf *skel = NULL;
 	struct bpfkit_channel *ch = NULL;
-	struct bpf_link *link = NULL;
-	struct bpf_program *progs[HB_ATTACH_COUNT];
+	struct bpfkit_target target;
 	struct btf *btf = NULL;
 	bool with_attach;
-	char what[64];
-	int i, err;
+	int err;
 
 	/* Parse options; check privileges, tracefs and kernel BTF. */
 	bpfkit_setup(&tool, argc, argv);
@@ -351,26 +383,14 @@ int main(int argc, char **argv)
 	skel->rodata->even_odd = env.even_odd;
 	skel->rodata->execve_nr = bpfkit_syscall_nr("execve");
 
-	/* Load only the chosen program; aim fentry at the syscall function. */
-	progs[HB_TRACEPOINT] = skel->progs.hello_tracepoint;
-	progs[HB_TP_BTF] = skel->progs.hello_tp_btf;
-	progs[HB_RAW_TP] = skel->progs.hello_raw_tp;
-	progs[HB_FENTRY] = skel->progs.hello_fentry;
-	progs[HB_KSYSCALL] = skel->progs.hello_ksyscall;
-	progs[HB_KPROBE] = skel->progs.hello_kprobe;
-	for (i = 0; i < HB_ATTACH_COUNT; i++)
-		bpf_program__set_autoload(progs[i], i == env.attach);
-	if (env.attach == HB_FENTRY) {
-		err = bpf_program__set_attach_target(progs[HB_FENTRY], 0,
-						     syscall_func);
-		if (err) {
-			bpfkit_fail("aim fentry at the execve function", err);
-			goto cleanup;
-		}
-	}
+	/* Load only the chosen program, aimed at the syscall function. */
+	err = choose_program(skel, &target);
+	if (err)
+		goto cleanup;
 
 	/* Write filters and channel settings to .rodata; load and verify. */
-	err = bpfkit_load(skel->skeleton, &skel->rodata->bpfkit_cfg);
+	err = bpfkit_load(skel->skeleton, &skel->rodata->bpfkit_filter,
+			  &skel->rodata->bpfkit_channel_cfg);
 	if (err)
 		goto cleanup;
 
@@ -381,41 +401,23 @@ int main(int argc, char **argv)
 		goto cleanup;
 	}
 
-	/* Open the event channel first, so no event misses its reader. */
-	ch = bpfkit_channel_open(skel->obj, print_event, &with_attach);
-	if (!ch) {
-		err = -errno;
-		bpfkit_fail("open the event channel", err);
+	/* Open the event channel, then attach the chosen program. */
+	err = bpfkit_attach_target(skel->skeleton, &target, print_event,
+				   &with_attach, &ch);
+	if (err)
 		goto cleanup;
-	}
-
-	/* Attach the chosen program; a kprobe needs its function named. */
-	if (env.attach == HB_KPROBE)
-		link = bpf_program__attach_kprobe(progs[HB_KPROBE], false,
-						  syscall_func);
-	else
-		link = bpf_program__attach(progs[env.attach]);
-	if (!link) {
-		err = -errno;
-		snprintf(what, sizeof(what), "attach to execve with %s",
-			 attach_names[env.attach]);
-		bpfkit_fail(what, err);
-		goto cleanup;
-	}
 
 	/*
 	 * The seed's plain lines need no header; extra columns get one.
 	 * Then print events until a signal or --duration.
 	 */
-	if (with_attach || env.path || bpfkit_env.wall_time ||
-	    bpfkit_env.rel_time)
+	if (with_attach || env.path || bpfkit_output_timed())
 		bpfkit_print_header("PID UID COMMAND MESSAGE%s%s\n",
 				    with_attach ? " ATTACH" : "",
 				    env.path ? " PATH" : "");
 	err = bpfkit_run(ch, NULL);
 
 cleanup:
-	bpf_link__destroy(link);
 	bpfkit_channel_free(ch);
 	hello_buffer_bpf__destroy(skel);
 	btf__free(btf);

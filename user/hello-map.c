@@ -13,10 +13,11 @@
 #include "channel.h"
 #include "cli.h"
 #include "diag.h"
+#include "kernel.h"
+#include "names.h"
 #include "output.h"
 #include "run.h"
-#include "skel.h"
-#include "syscalls.h"
+#include "setup.h"
 #include "hello-map.h"
 #include "hello-map.skel.h"
 
@@ -171,7 +172,7 @@ static int print_counts(void *ctx)
 	char buf[32];
 	int i, n = read_counts(e, HELLO_MAP_KEYS);
 
-	if (bpfkit_env.json) {
+	if (bpfkit_output_json()) {
 		bpfkit_json_begin(&j, stdout);
 		for (i = 0; i < n; i++)
 			bpfkit_json_uint(&j, label(e[i].key, buf, sizeof(buf)),
@@ -263,7 +264,7 @@ int main(int argc, char **argv)
 	select_programs(skel, slots);
 
 	/* Write the filters to .rodata (no event channel); load and verify. */
-	err = bpfkit_load(skel->skeleton, &skel->rodata->bpfkit_cfg);
+	err = bpfkit_load(skel->skeleton, &skel->rodata->bpfkit_filter, NULL);
 	if (err)
 		goto cleanup;
 	env.map_fd = bpf_map__fd(skel->maps.counts);

@@ -12,17 +12,21 @@
 #include "channel.h"
 #include "cli.h"
 #include "diag.h"
-#include "header.h"
+#include "names.h"
 #include "output.h"
 #include "run.h"
-#include "skel.h"
-#include "syscalls.h"
+#include "setup.h"
 #include "hello-tail.h"
 #include "hello-tail.skel.h"
 
 #define OPT_ALL 0x100
 
-static bool report_all;
+/* Column widths, for the header and every row. */
+enum { PID_W = 7, UID_W = 7, COMM_W = 16 };
+
+static struct {
+	bool all; /* --all */
+} env;
 
 static const char *const messages[] = {
 	[HELLO_TAIL_EXEC] = "Executing a program",
@@ -36,7 +40,7 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 {
 	if (key != OPT_ALL)
 		return ARGP_ERR_UNKNOWN;
-	report_all = true;
+	env.all = true;
 	return 0;
 }
 
@@ -81,7 +85,7 @@ static void print_event(void *ctx, const void *data, size_t size)
 		return;
 	message = messages[e->kind];
 	name = syscall_name(e->nr, buf, sizeof(buf));
-	if (bpfkit_env.json) {
+	if (bpfkit_output_json()) {
 		bpfkit_json_begin(&j, stdout);
 		bpfkit_json_int(&j, "pid", e->pid);
 		bpfkit_json_int(&j, "uid", e->uid);
@@ -93,8 +97,8 @@ static void print_event(void *ctx, const void *data, size_t size)
 		return;
 	}
 	bpfkit_print_time();
-	printf("%-7d %-7d ", e->pid, e->uid);
-	bpfkit_print_str(e->comm, sizeof(e->comm), 16);
+	printf("%-*d %-*d ", PID_W, e->pid, UID_W, e->uid);
+	bpfkit_print_str(e->comm, sizeof(e->comm), COMM_W);
 	if (e->kind == HELLO_TAIL_OTHER)
 		printf("%s: %s\n", message, name);
 	else
@@ -152,7 +156,7 @@ int main(int argc, char **argv)
 	}
 
 	/* Set --all, skip our own syscalls, size the array to the syscalls. */
-	skel->rodata->report_all = report_all;
+	skel->rodata->report_all = env.all;
 	skel->rodata->self_pid = getpid();
 	err = bpf_map__set_max_entries(skel->maps.programs,
 				       bpfkit_syscall_count);
@@ -168,7 +172,8 @@ int main(int argc, char **argv)
 	bpf_program__set_autoattach(skel->progs.hello_timer_other, false);
 
 	/* Write filters and channel settings to .rodata; load and verify. */
-	err = bpfkit_load(skel->skeleton, &skel->rodata->bpfkit_cfg);
+	err = bpfkit_load(skel->skeleton, &skel->rodata->bpfkit_filter,
+			  &skel->rodata->bpfkit_channel_cfg);
 	if (err)
 		goto cleanup;
 
@@ -185,8 +190,8 @@ int main(int argc, char **argv)
 		goto cleanup;
 
 	/* Print the header, then events until a signal or --duration. */
-	bpfkit_print_header("%-7s %-7s %-16s %s\n", "PID", "UID", "COMM",
-			    "MESSAGE");
+	bpfkit_print_header("%-*s %-*s %-*s %s\n", PID_W, "PID", UID_W, "UID",
+			    COMM_W, "COMM", "MESSAGE");
 	err = bpfkit_run(ch, NULL);
 
 cleanup:

@@ -13,8 +13,9 @@
 #include "channel.h"
 #include "cli.h"
 #include "diag.h"
+#include "kernel.h"
 #include "run.h"
-#include "skel.h"
+#include "setup.h"
 #include "hello.skel.h"
 
 #define READ_MS 50
@@ -26,9 +27,12 @@ struct reader {
 	char buf[65536];
 	size_t len;
 	unsigned long printed;
-	unsigned long count; /* --count; 0: no limit */
 	int err;
 };
+
+static struct {
+	unsigned long count; /* -n: lines to print; 0: no limit */
+} env;
 
 static struct reader reader = { .fd = -1 };
 
@@ -36,7 +40,7 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 {
 	if (key == 'n')
 		return bpfkit_parse_ulong("-n/--count", arg, 1, ULONG_MAX,
-					  &reader.count);
+					  &env.count);
 	return ARGP_ERR_UNKNOWN;
 }
 
@@ -62,12 +66,12 @@ static void print_line(struct reader *r, char *line)
 {
 	char *tag = strstr(line, r->tag);
 
-	if (!tag || (r->count && r->printed >= r->count))
+	if (!tag || (env.count && r->printed >= env.count))
 		return;
 	*tag = '\0';
 	line += strspn(line, " ");
 	printf("%s%s\n", line, tag + strlen(r->tag));
-	if (++r->printed == r->count)
+	if (++r->printed == env.count)
 		bpfkit_stop();
 }
 
@@ -132,7 +136,7 @@ int main(int argc, char **argv)
 		 "bpf_trace_printk: hello/%d: ", getpid());
 
 	/* Write the filters to .rodata (no event channel); load and verify. */
-	err = bpfkit_load(skel->skeleton, &skel->rodata->bpfkit_cfg);
+	err = bpfkit_load(skel->skeleton, &skel->rodata->bpfkit_filter, NULL);
 	if (err)
 		goto cleanup;
 

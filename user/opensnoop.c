@@ -11,13 +11,15 @@
 #include "channel.h"
 #include "cli.h"
 #include "diag.h"
-#include "header.h"
+#include "kernel.h"
 #include "output.h"
 #include "run.h"
-#include "skel.h"
-#include "syscall-tp.h"
+#include "setup.h"
 #include "opensnoop.h"
 #include "opensnoop.skel.h"
+
+/* Column widths, for the header and every row. */
+enum { PID_W = 7, COMM_W = 15, FD_W = 3, ERR_W = 7, FLAGS_W = 24 };
 
 static struct {
 	bool failed_only; /* -x */
@@ -171,7 +173,7 @@ static void print_event(void *ctx, const void *data, size_t size)
 		return;
 	if (env.flags)
 		decode_flags(e->flags, flags, sizeof(flags));
-	if (bpfkit_env.json) {
+	if (bpfkit_output_json()) {
 		print_json(e, path_len, env.flags ? flags : NULL);
 		return;
 	}
@@ -180,11 +182,11 @@ static void print_event(void *ctx, const void *data, size_t size)
 		 strerrorname_np(-(long)e->ret) ?:
 						  "?");
 	bpfkit_print_time();
-	printf("%-7u ", e->pid);
-	bpfkit_print_str(e->comm, sizeof(e->comm), 15);
-	printf("%3d %-7s ", e->ret < 0 ? -1 : e->ret, err);
+	printf("%-*u ", PID_W, e->pid);
+	bpfkit_print_str(e->comm, sizeof(e->comm), COMM_W);
+	printf("%*d %-*s ", FD_W, e->ret < 0 ? -1 : e->ret, ERR_W, err);
 	if (env.flags)
-		printf("%-24s ", flags);
+		printf("%-*s ", FLAGS_W, flags);
 	bpfkit_col_escape(stdout, e->path, path_len, false);
 	putchar('\n');
 }
@@ -232,7 +234,8 @@ int main(int argc, char **argv)
 		goto cleanup;
 
 	/* Write filters and channel settings to .rodata; load and verify. */
-	err = bpfkit_load(skel->skeleton, &skel->rodata->bpfkit_cfg);
+	err = bpfkit_load(skel->skeleton, &skel->rodata->bpfkit_filter,
+			  &skel->rodata->bpfkit_channel_cfg);
 	if (err)
 		goto cleanup;
 
@@ -242,8 +245,9 @@ int main(int argc, char **argv)
 		goto cleanup;
 
 	/* Print the header (-e adds FLAGS), then events until the end. */
-	bpfkit_print_header("%-7s %-15s %3s %-7s %-*sPATH\n", "PID", "COMM",
-			    "FD", "ERR", env.flags ? 25 : 0,
+	bpfkit_print_header("%-*s %-*s %*s %-*s %-*sPATH\n", PID_W, "PID",
+			    COMM_W, "COMM", FD_W, "FD", ERR_W, "ERR",
+			    env.flags ? FLAGS_W + 1 : 0,
 			    env.flags ? "FLAGS" : "");
 	err = bpfkit_run(ch, NULL);
 

@@ -13,14 +13,16 @@
 #include "channel.h"
 #include "cli.h"
 #include "diag.h"
-#include "header.h"
+#include "kernel.h"
 #include "names.h"
 #include "output.h"
 #include "run.h"
-#include "skel.h"
-#include "syscall-tp.h"
+#include "setup.h"
 #include "sigsnoop.h"
 #include "sigsnoop.skel.h"
+
+/* Column widths, for the header and every row. */
+enum { PID_W = 7, COMM_W = 15, SIG_W = 8 };
 
 static struct {
 	bool kill_only; /* -k */
@@ -121,7 +123,7 @@ static void print_event(void *ctx, const void *data, size_t size)
 	if (size < sizeof(*e))
 		return;
 	sig = bpfkit_signal_name(e->sig, buf, sizeof(buf));
-	if (bpfkit_env.json) {
+	if (bpfkit_output_json()) {
 		bpfkit_json_begin(&j, stdout);
 		bpfkit_json_int(&j, "pid", e->pid);
 		bpfkit_json_int(&j, "tid", e->tid);
@@ -140,10 +142,11 @@ static void print_event(void *ctx, const void *data, size_t size)
 		return;
 	}
 	bpfkit_print_time();
-	printf("%-7u ", e->pid);
-	bpfkit_print_str(e->comm, sizeof(e->comm), 15);
-	printf("%-8s %-7d ", sig, e->tpid);
-	bpfkit_print_str(e->tcomm[0] ? e->tcomm : "-", sizeof(e->tcomm), 15);
+	printf("%-*u ", PID_W, e->pid);
+	bpfkit_print_str(e->comm, sizeof(e->comm), COMM_W);
+	printf("%-*s %-*d ", SIG_W, sig, PID_W, e->tpid);
+	bpfkit_print_str(e->tcomm[0] ? e->tcomm : "-", sizeof(e->tcomm),
+			 COMM_W);
 	printf("%s\n", result_name(e));
 }
 
@@ -182,7 +185,8 @@ int main(int argc, char **argv)
 	choose_programs(skel);
 
 	/* Write filters and channel settings to .rodata; load and verify. */
-	err = bpfkit_load(skel->skeleton, &skel->rodata->bpfkit_cfg);
+	err = bpfkit_load(skel->skeleton, &skel->rodata->bpfkit_filter,
+			  &skel->rodata->bpfkit_channel_cfg);
 	if (err)
 		goto cleanup;
 
@@ -192,8 +196,9 @@ int main(int argc, char **argv)
 		goto cleanup;
 
 	/* Print the header, then events until a signal or --duration. */
-	bpfkit_print_header("%-7s %-15s %-8s %-7s %-15s %s\n", "PID", "COMM",
-			    "SIG", "TPID", "TCOMM", "RESULT");
+	bpfkit_print_header("%-*s %-*s %-*s %-*s %-*s %s\n", PID_W, "PID",
+			    COMM_W, "COMM", SIG_W, "SIG", PID_W, "TPID", COMM_W,
+			    "TCOMM", "RESULT");
 	err = bpfkit_run(ch, NULL);
 
 cleanup:

@@ -14,12 +14,22 @@
 #include "channel.h"
 #include "cli.h"
 #include "diag.h"
+#include "names.h"
 #include "output.h"
 #include "run.h"
-#include "skel.h"
-#include "syscalls.h"
+#include "setup.h"
 #include "syscount.h"
 #include "syscount.skel.h"
+
+/* Column widths, for the header and every row. */
+enum {
+	PID_W = 7,
+	COMM_W = 15,
+	SYSCALL_W = 23,
+	COUNT_W = 10,
+	TOTAL_W = 15,
+	AVG_W = 12,
+};
 
 static struct {
 	bool per_process; /* -P */
@@ -237,26 +247,29 @@ static void print_table(struct report *r, int n)
 		printf("%s[%s]\n", r->intervals > 1 ? "\n" : "", now);
 	}
 	if (env.per_process)
-		printf("%-7s %-15s %10s", "PID", "COMM", "COUNT");
+		printf("%-*s %-*s %*s", PID_W, "PID", COMM_W, "COMM", COUNT_W,
+		       "COUNT");
 	else
-		printf("%-23s %10s", "SYSCALL", "COUNT");
-	printf(env.latency ? " %15s %12s\n" : "\n", "TOTAL(us)", "AVG(us)");
+		printf("%-*s %*s", SYSCALL_W, "SYSCALL", COUNT_W, "COUNT");
+	if (env.latency)
+		printf(" %*s %*s", TOTAL_W, "TOTAL(us)", AVG_W, "AVG(us)");
+	printf("\n");
 	for (i = 0; i < n; i++) {
 		const struct row *w = &r->rows[i];
 		const char *name = bpfkit_syscall_name(w->key);
 
 		if (env.per_process) {
-			printf("%-7u ", w->key);
-			bpfkit_print_str(w->v.comm, sizeof(w->v.comm), 15);
+			printf("%-*u ", PID_W, w->key);
+			bpfkit_print_str(w->v.comm, sizeof(w->v.comm), COMM_W);
 		} else if (name) {
-			printf("%-23s ", name);
+			printf("%-*s ", SYSCALL_W, name);
 		} else {
-			printf("%-23u ", w->key);
+			printf("%-*u ", SYSCALL_W, w->key);
 		}
-		printf("%10llu", (unsigned long long)w->v.count);
+		printf("%*llu", COUNT_W, (unsigned long long)w->v.count);
 		if (env.latency)
-			printf(" %15.3f %12.3f", w->v.total_ns / 1e3,
-			       w->v.total_ns / 1e3 / w->v.count);
+			printf(" %*.3f %*.3f", TOTAL_W, w->v.total_ns / 1e3,
+			       AVG_W, w->v.total_ns / 1e3 / w->v.count);
 		printf("\n");
 	}
 }
@@ -280,7 +293,7 @@ static int report(void *ctx)
 	if (env.top && (unsigned long)n > env.top)
 		n = env.top;
 	r->intervals++;
-	if (bpfkit_env.json)
+	if (bpfkit_output_json())
 		print_json(r, n, elapsed(r));
 	else
 		print_table(r, n);
@@ -315,7 +328,7 @@ int main(int argc, char **argv)
 	bpf_program__set_autoload(skel->progs.sys_enter, env.latency);
 
 	/* Write the common filters to .rodata; load and verify. */
-	err = bpfkit_load(skel->skeleton, &skel->rodata->bpfkit_cfg);
+	err = bpfkit_load(skel->skeleton, &skel->rodata->bpfkit_filter, NULL);
 	if (err)
 		goto cleanup;
 

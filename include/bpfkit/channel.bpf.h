@@ -1,21 +1,20 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The BPF side of the event channel, included by every tool's BPF object.
+ * The BPF side of the event channel, included by every BPF object that
+ * sends events (one that only filters includes bpfkit/filter.bpf.h alone).
  *
- * A tool calls bpfkit_selected() to apply the common filters and
- * bpfkit_emit() to send a record. Both transports are compiled in; user
- * space picks one at load time by setting bpfkit_cfg.ringbuf and retyping
- * the unused map, and the verifier prunes the branch that is not taken.
+ * A tool calls bpfkit_emit() to send a record. Both transports are compiled
+ * in; user space picks one at load time by setting bpfkit_channel_cfg.ringbuf
+ * and retyping the unused map, and the verifier prunes the branch not taken.
  */
 #ifndef BPFKIT_CHANNEL_BPF_H
 #define BPFKIT_CHANNEL_BPF_H
 
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
-#include "bpfkit/config.h"
+#include "bpfkit/channel.h"
 
-const volatile struct bpfkit_cfg bpfkit_cfg = {
-	.uid = BPFKIT_ANY_UID,
+const volatile struct bpfkit_channel_cfg bpfkit_channel_cfg = {
 	.wakeup = 1,
 };
 
@@ -37,37 +36,10 @@ struct {
 	__type(value, struct bpfkit_stats);
 } bpfkit_stats SEC(".maps");
 
-/* True when the current task passes the common filters (-p, -u, -c, --cgroup). */
-static __always_inline bool bpfkit_selected(void)
-{
-	char comm[BPFKIT_COMM_LEN];
-	int i;
-
-	if (bpfkit_cfg.pid &&
-	    (bpf_get_current_pid_tgid() >> 32) != bpfkit_cfg.pid)
-		return false;
-	if (bpfkit_cfg.uid != BPFKIT_ANY_UID &&
-	    (__u32)bpf_get_current_uid_gid() != bpfkit_cfg.uid)
-		return false;
-	if (bpfkit_cfg.cgroup_id &&
-	    bpf_get_current_cgroup_id() != bpfkit_cfg.cgroup_id)
-		return false;
-	if (!bpfkit_cfg.comm[0])
-		return true;
-	bpf_get_current_comm(comm, sizeof(comm));
-	for (i = 0; i < BPFKIT_COMM_LEN; i++) {
-		if (comm[i] != bpfkit_cfg.comm[i])
-			return false;
-		if (!comm[i])
-			break;
-	}
-	return true;
-}
-
 /*
  * Send one record to user space. Every attempt is counted as produced and
  * every failure as dropped, so user space can account for each record.
- * Wakeups are batched: the reader is woken once bpfkit_cfg.wakeup records
+ * Wakeups are batched: the reader is woken once bpfkit_channel_cfg.wakeup records
  * are pending, and flushes whatever is left on its poll timeout.
  */
 static __always_inline long bpfkit_emit(void *ctx, const void *data, __u64 size)
@@ -82,10 +54,11 @@ static __always_inline long bpfkit_emit(void *ctx, const void *data, __u64 size)
 		return -1;
 	__sync_fetch_and_add(&stats->produced, 1);
 
-	if (bpfkit_cfg.ringbuf) {
+	if (bpfkit_channel_cfg.ringbuf) {
 		pending = bpf_ringbuf_query(&bpfkit_ring, BPF_RB_AVAIL_DATA);
-		flags = pending + size >= bpfkit_cfg.wakeup * size ||
-					pending >= bpfkit_cfg.ring_wakeup_max ?
+		flags = pending + size >= bpfkit_channel_cfg.wakeup * size ||
+					pending >= bpfkit_channel_cfg
+							   .ring_wakeup_max ?
 				BPF_RB_FORCE_WAKEUP :
 				BPF_RB_NO_WAKEUP;
 		err = bpf_ringbuf_output(&bpfkit_ring, (void *)data, size,

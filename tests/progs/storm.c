@@ -12,7 +12,7 @@
 #include "cli.h"
 #include "diag.h"
 #include "run.h"
-#include "skel.h"
+#include "setup.h"
 #include "storm.h"
 #include "storm.skel.h"
 
@@ -97,7 +97,7 @@ static int run_stock(struct storm_bpf *skel)
 int main(int argc, char **argv)
 {
 	struct bpfkit_channel *ch = NULL;
-	struct storm_bpf *skel;
+	struct storm_bpf *skel = NULL;
 	int err;
 
 	/* Parse options; check privileges, tracefs and kernel BTF. */
@@ -107,10 +107,11 @@ int main(int argc, char **argv)
 	if (!skel) {
 		err = -errno;
 		bpfkit_fail("open BPF object", err);
-		return bpfkit_exit_code(err);
+		goto cleanup;
 	}
 	skel->rodata->stock = stock;
-	err = bpfkit_load(skel->skeleton, &skel->rodata->bpfkit_cfg);
+	err = bpfkit_load(skel->skeleton, &skel->rodata->bpfkit_filter,
+			  &skel->rodata->bpfkit_channel_cfg);
 	if (err)
 		goto cleanup;
 	if (stock)

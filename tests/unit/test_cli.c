@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
-/* Option parsing: number and user parsing, and the common options. */
+/*
+ * Option parsing: number and user parsing, the common options, and what
+ * they become for the rooms: channel settings and the filter BPF reads.
+ */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -41,6 +44,28 @@ static void test_parse_uid(void **state)
 	assert_int_equal(bpfkit_parse_uid("-u", "", &uid), EINVAL);
 }
 
+/* With no option: every task, perf buffer, 64 pages and records, 100 ms. */
+static void test_defaults(void **state)
+{
+	static const struct bpfkit_tool tool = {
+		.name = "test-cli",
+		.doc = "test",
+		.options = BPFKIT_OPT_EVENTS,
+	};
+	const struct bpfkit_filter all = BPFKIT_FILTER_ALL;
+	char *argv[] = { "test-cli", NULL };
+
+	bpfkit_parse(&tool, 1, argv);
+	assert_memory_equal(&bpfkit_opts.filter, &all, sizeof(all));
+	assert_int_equal(bpfkit_opts.filter.uid, BPFKIT_ANY_UID);
+	assert_int_equal(bpfkit_opts.channel.transport, BPFKIT_PERF_BUFFER);
+	assert_int_equal(bpfkit_opts.channel.pages, 64);
+	assert_int_equal(bpfkit_opts.channel.wakeup, 64);
+	assert_int_equal(bpfkit_opts.channel.latency_ms, 100);
+	assert_false(bpfkit_opts.output.json);
+	assert_true(bpfkit_opts.duration == 0);
+}
+
 static void test_common_options(void **state)
 {
 	static const struct bpfkit_tool tool = {
@@ -70,17 +95,63 @@ static void test_common_options(void **state)
 
 	snprintf(pid, sizeof(pid), "%d", getpid());
 	bpfkit_parse(&tool, sizeof(argv) / sizeof(argv[0]) - 1, argv);
-	assert_int_equal(bpfkit_env.cfg.pid, getpid());
-	assert_int_equal(bpfkit_env.cfg.uid, 0);
-	assert_string_equal(bpfkit_env.cfg.comm, "bash");
-	assert_true(bpfkit_env.json);
-	assert_true(bpfkit_env.wall_time);
-	assert_true(bpfkit_env.rel_time);
-	assert_true(bpfkit_env.duration == 1.5);
-	assert_true(bpfkit_env.ringbuf);
-	assert_int_equal(bpfkit_env.pages, 8);
-	assert_int_equal(bpfkit_env.wakeup, 4);
-	assert_int_equal(bpfkit_env.latency_ms, 50);
+	assert_int_equal(bpfkit_opts.filter.pid, getpid());
+	assert_int_equal(bpfkit_opts.filter.uid, 0);
+	assert_string_equal(bpfkit_opts.filter.comm, "bash");
+	assert_true(bpfkit_opts.output.json);
+	assert_true(bpfkit_opts.output.wall_time);
+	assert_true(bpfkit_opts.output.rel_time);
+	assert_true(bpfkit_opts.duration == 1.5);
+	assert_int_equal(bpfkit_opts.channel.transport, BPFKIT_RING_BUFFER);
+	assert_int_equal(bpfkit_opts.channel.pages, 8);
+	assert_int_equal(bpfkit_opts.channel.wakeup, 4);
+	assert_int_equal(bpfkit_opts.channel.latency_ms, 50);
+}
+
+/* The channel options, as the BPF side's bpfkit_channel_cfg gets them. */
+static void test_channel_cfg(void **state)
+{
+	struct bpfkit_channel_opts opts = BPFKIT_CHANNEL_DEFAULTS;
+	__u64 ring = sysconf(_SC_PAGESIZE);
+	struct bpfkit_channel_cfg cfg;
+
+	/* After test_common_options: --ringbuf --buffer-pages 8 --wakeup 4. */
+	bpfkit_channel_cfg_init(&cfg, &bpfkit_opts.channel);
+	assert_int_equal(cfg.ringbuf, 1);
+	assert_int_equal(cfg.wakeup, 4);
+	while (ring < 8ULL * sysconf(_SC_PAGESIZE) * libbpf_num_possible_cpus())
+		ring <<= 1;
+	assert_int_equal(cfg.ring_wakeup_max, ring / 2);
+
+	bpfkit_channel_cfg_init(&cfg, &opts);
+	assert_int_equal(cfg.ringbuf, 0);
+	assert_int_equal(cfg.wakeup, 64);
+}
+
+/* -p, -u, -c and --cgroup as the BPF side reads struct bpfkit_filter. */
+static void test_filter_encoding(void **state)
+{
+	static const struct bpfkit_tool tool = {
+		.name = "test-cli",
+		.doc = "test",
+		.options = BPFKIT_OPT_FILTERS,
+	};
+	const char comm[BPFKIT_COMM_LEN] = "fifteen-chars-x";
+	char *argv[] = { "test-cli", "-c",    "fifteen-chars-x",
+			 "-u",	     "65534", NULL };
+
+	/* The layout both sides compile. */
+	assert_int_equal(offsetof(struct bpfkit_filter, pid), 0);
+	assert_int_equal(offsetof(struct bpfkit_filter, uid), 4);
+	assert_int_equal(offsetof(struct bpfkit_filter, cgroup_id), 8);
+	assert_int_equal(offsetof(struct bpfkit_filter, comm), 16);
+	assert_int_equal(sizeof(struct bpfkit_filter), 32);
+
+	/* The longest name the kernel keeps, NUL-terminated. */
+	memset(bpfkit_opts.filter.comm, 'z', BPFKIT_COMM_LEN);
+	bpfkit_parse(&tool, 5, argv);
+	assert_memory_equal(bpfkit_opts.filter.comm, comm, BPFKIT_COMM_LEN);
+	assert_int_equal(bpfkit_opts.filter.uid, 65534);
 }
 
 int main(void)
@@ -88,10 +159,13 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse_ulong),
 		cmocka_unit_test(test_parse_uid),
+		cmocka_unit_test(test_defaults),
 		cmocka_unit_test(test_common_options),
+		cmocka_unit_test(test_channel_cfg),
+		cmocka_unit_test(test_filter_encoding),
 	};
 
 	/* Parse errors print one line on stderr; keep the TAP stream clean. */
-	bpfkit_env.tool = "test-cli";
+	bpfkit_set_tool_name("test-cli");
 	return cmocka_run_group_tests_name("cli", tests, NULL, NULL);
 }

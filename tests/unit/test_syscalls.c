@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include <sys/syscall.h>
 #include <cmocka.h>
-#include "syscalls.h"
+#include "names.h"
 
 static void test_names(void **state)
 {

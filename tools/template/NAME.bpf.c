@@ -3,6 +3,7 @@
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
 #include "bpfkit/channel.bpf.h"
+#include "bpfkit/filter.bpf.h"
 #include "@NAME@.h"
 
 char LICENSE[] SEC("license") = "GPL";
@@ -11,7 +12,7 @@ char LICENSE[] SEC("license") = "GPL";
 SEC("tracepoint/@CATEGORY@/@EVENT@")
 int handle(void *ctx)
 {
-	struct event e = {};
+	struct @IDENT@_event e = {};
 
 	/* Skip tasks that -p, -u, -c or --cgroup leave out. */
 	if (!bpfkit_selected())

@@ -3,21 +3,23 @@
  * @NAME@: print pid, uid and command at every @TRACEPOINT@.
  *
  * Made by tools/new-tool from tools/template/. To trace more, add a field to
- * struct event (include/@NAME@.h), fill it in bpf/@NAME@.bpf.c and print it
- * in print_event() below; filters, JSON, time columns and loss accounting
- * come from the shared library.
+ * struct @IDENT@_event (include/@NAME@.h), fill it in bpf/@NAME@.bpf.c and
+ * print it in print_event() below; filters, JSON, time columns and loss
+ * accounting come from the shared library.
  */
 #include <errno.h>
 #include <stdio.h>
 #include "channel.h"
 #include "cli.h"
 #include "diag.h"
-#include "header.h"
 #include "output.h"
 #include "run.h"
-#include "skel.h"
+#include "setup.h"
 #include "@NAME@.h"
 #include "@NAME@.skel.h"
+
+/* Column widths, for the header and every row. */
+enum { PID_W = 7, UID_W = 7 };
 
 /* The tool's name, its --help text and the common options it offers. */
 static const struct bpfkit_tool tool = {
@@ -33,13 +35,13 @@ static const struct bpfkit_tool tool = {
 /* Print one record from the kernel, as columns or as JSON. */
 static void print_event(void *ctx, const void *data, size_t size)
 {
-	const struct event *e = data;
+	const struct @IDENT@_event *e = data;
 	struct bpfkit_json j;
 
 	/* Drop short records; longer ones are perf's padding. */
 	if (size < sizeof(*e))
 		return;
-	if (bpfkit_env.json) {
+	if (bpfkit_output_json()) {
 		bpfkit_json_begin(&j, stdout);
 		bpfkit_json_uint(&j, "pid", e->pid);
 		bpfkit_json_uint(&j, "uid", e->uid);
@@ -48,7 +50,10 @@ static void print_event(void *ctx, const void *data, size_t size)
 		return;
 	}
 	bpfkit_print_time();
-	printf("%-7u %-7u %.16s\n", e->pid, e->uid, e->comm);
+	printf("%-*u %-*u ", PID_W, e->pid, UID_W, e->uid);
+	/* Kernel strings go through the escaping helper, never raw printf. */
+	bpfkit_col_escape(stdout, e->comm, sizeof(e->comm), false);
+	putchar('\n');
 }
 
 int main(int argc, char **argv)
@@ -82,7 +87,8 @@ int main(int argc, char **argv)
 	 * the kernel's verifier checks the program now. Each helper prints
 	 * its own one-line error, so a failure only needs the jump.
 	 */
-	err = bpfkit_load(skel->skeleton, &skel->rodata->bpfkit_cfg);
+	err = bpfkit_load(skel->skeleton, &skel->rodata->bpfkit_filter,
+			  &skel->rodata->bpfkit_channel_cfg);
 	if (err)
 		goto cleanup;
 
@@ -91,13 +97,27 @@ int main(int argc, char **argv)
 	/*
 	 * Open the event channel, then attach to @TRACEPOINT@: events start
 	 * to flow, and none is missed since the reader already exists.
+	 *
+	 * A program whose target is known only now, e.g. SEC("kprobe") on a
+	 * kernel function found at run time, is attached by hand with
+	 * bpfkit_attach_target() instead (as hello-buffer does), after
+	 * checking that this kernel can attach it (kernel.h):
+	 *
+	 *	struct bpfkit_target t = { skel->progs.handle, func,
+	 *				   "attach to FUNC" };
+	 *
+	 *	if (!bpfkit_kprobes_available())
+	 *		... say so in one line and goto cleanup ...
+	 *	err = bpfkit_attach_target(skel->skeleton, &t, print_event,
+	 *				   NULL, &ch);
 	 */
 	err = bpfkit_attach(skel->skeleton, print_event, NULL, &ch);
 	if (err)
 		goto cleanup;
 
 	/* Print the column header after the time columns'; -j prints none. */
-	bpfkit_print_header("%-7s %-7s %s\n", "PID", "UID", "COMM");
+	bpfkit_print_header("%-*s %-*s %s\n", PID_W, "PID", UID_W, "UID",
+			    "COMM");
 
 	/* Poll and print until Ctrl-C or -d, then print the summary. */
 	err = bpfkit_run(ch, NULL);

@@ -3,15 +3,13 @@
 #ifndef @GUARD@_H
 #define @GUARD@_H
 
-/* The BPF side gets these types from vmlinux.h, user space from here. */
-#ifndef __VMLINUX_H__
-#include <linux/types.h>
-#endif
+/* The kernel's types and sizes, on both sides (BPF: from vmlinux.h). */
+#include "bpfkit/types.h"
 
-struct event {
+struct @IDENT@_event {
 	__u32 pid; /* process id (the tgid) */
 	__u32 uid; /* real user id */
-	char comm[16]; /* command name, NUL-terminated */
+	char comm[BPFKIT_COMM_LEN]; /* command name, NUL-terminated */
 };
 
 #endif /* @GUARD@_H */

@@ -1,38 +1,40 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
-/* The event channel: perf or ring buffer reader with exact loss counts. */
+/*
+ * The event channel: perf or ring buffer reader with exact loss counts, its
+ * loss reports and its summary.
+ */
 #include <errno.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/epoll.h>
 #include <linux/perf_event.h>
 #include <bpf/bpf.h>
-#include "bpfkit/config.h"
 #include "channel.h"
-#include "cli.h"
 #include "diag.h"
+#include "output.h"
+
+#define DRAIN_ROUNDS 16
 
 struct bpfkit_channel {
+	struct bpfkit_channel_opts opts;
 	struct perf_buffer *pb; /* one of pb and rb is set */
 	struct ring_buffer *rb;
+	int epoll_fd; /* the perf buffers, each event's data its index */
+	struct epoll_event *events;
+	size_t nbufs;
 	int stats_fd;
 	int ncpus;
 	struct bpfkit_stats *percpu; /* scratch for reading bpfkit_stats */
-	bpfkit_event_fn fn;
-	void *ctx;
-	__u64 delivered;
-	__u64 perf_lost; /* sum of PERF_RECORD_LOST counts */
+	struct bpfkit_sink sink;
+	__u64 reported_lost; /* lost records reported so far */
 	__u64 last_flush_ns;
 };
 
-/* Layouts of the perf records we read (see perf_event.h). */
-struct perf_sample_raw {
-	struct perf_event_header header;
-	__u32 size;
-	char data[];
-};
-
+/* Layout of a lost record (see perf_event.h). */
 struct perf_lost {
 	struct perf_event_header header;
 	__u64 id;
@@ -63,9 +65,9 @@ static int retype_unused(struct bpf_map *map)
 }
 
 /* Ring size: as much memory as the perf buffers would take, a power of 2. */
-static __u32 ring_size(void)
+static __u32 ring_size(unsigned int pages)
 {
-	__u64 want = (__u64)bpfkit_env.pages * sysconf(_SC_PAGESIZE) *
+	__u64 want = (__u64)pages * sysconf(_SC_PAGESIZE) *
 		     libbpf_num_possible_cpus();
 	__u64 size = sysconf(_SC_PAGESIZE);
 
@@ -74,10 +76,21 @@ static __u32 ring_size(void)
 	return size;
 }
 
-int bpfkit_channel_prepare(struct bpf_object *obj, struct bpfkit_cfg *rodata)
+void bpfkit_channel_cfg_init(struct bpfkit_channel_cfg *cfg,
+			     const struct bpfkit_channel_opts *opts)
+{
+	cfg->ringbuf = opts->transport == BPFKIT_RING_BUFFER;
+	cfg->wakeup = opts->wakeup;
+	cfg->ring_wakeup_max = ring_size(opts->pages) / 2;
+}
+
+int bpfkit_channel_prepare(struct bpf_object *obj,
+			   struct bpfkit_channel_cfg *rodata,
+			   const struct bpfkit_channel_opts *opts)
 {
 	struct bpf_map *perf = bpf_object__find_map_by_name(obj, "bpfkit_perf");
 	struct bpf_map *ring = bpf_object__find_map_by_name(obj, "bpfkit_ring");
+	bool ringbuf = opts->transport == BPFKIT_RING_BUFFER;
 	int err;
 
 	if (!perf || !ring) {
@@ -85,18 +98,15 @@ int bpfkit_channel_prepare(struct bpf_object *obj, struct bpfkit_cfg *rodata)
 			"the BPF object has no event channel (include bpfkit/channel.bpf.h)");
 		return -EINVAL;
 	}
-	*rodata = bpfkit_env.cfg;
-	rodata->ringbuf = bpfkit_env.ringbuf;
-	rodata->wakeup = bpfkit_env.wakeup;
-	rodata->ring_wakeup_max = ring_size() / 2;
-	if (bpfkit_env.ringbuf &&
+	bpfkit_channel_cfg_init(rodata, opts);
+	if (ringbuf &&
 	    libbpf_probe_bpf_map_type(BPF_MAP_TYPE_RINGBUF, NULL) != 1) {
 		bpfkit_error(
 			"this kernel has no BPF ring buffer (it needs Linux 5.8 or later); drop --ringbuf to use the perf buffer");
 		return -EOPNOTSUPP;
 	}
-	if (bpfkit_env.ringbuf) {
-		err = bpf_map__set_max_entries(ring, ring_size());
+	if (ringbuf) {
+		err = bpf_map__set_max_entries(ring, ring_size(opts->pages));
 		if (!err)
 			err = retype_unused(perf);
 	} else {
@@ -107,32 +117,78 @@ int bpfkit_channel_prepare(struct bpf_object *obj, struct bpfkit_cfg *rodata)
 	return err;
 }
 
-/* Perf puts raw samples 4 bytes past an 8-byte boundary: realign them. */
-static void deliver(struct bpfkit_channel *ch, const void *data, size_t size)
+static void deliver(struct bpfkit_sink *sink, const void *data, size_t size)
 {
-	static __u64 aligned[65536 / sizeof(__u64)];
-
-	ch->delivered++;
-	if ((uintptr_t)data % sizeof(__u64) && size <= sizeof(aligned)) {
-		memcpy(aligned, data, size);
-		data = aligned;
-	}
-	ch->fn(ch->ctx, data, size);
+	sink->delivered++;
+	sink->fn(sink->ctx, data, size);
 }
 
-static enum bpf_perf_event_ret on_perf_record(void *ctx, int cpu,
-					      struct perf_event_header *hdr)
+/* Copy LEN bytes from offset OFF of a RING of SIZE bytes, wrapping at its end. */
+static void ring_copy(void *dst, const char *ring, size_t size, __u64 off,
+		      size_t len)
 {
-	struct bpfkit_channel *ch = ctx;
+	size_t at = off & (size - 1);
+	size_t first = len < size - at ? len : size - at;
 
-	if (hdr->type == PERF_RECORD_SAMPLE) {
-		struct perf_sample_raw *s = (void *)hdr;
+	memcpy(dst, ring + at, first);
+	memcpy((char *)dst + first, ring, len - first);
+}
 
-		deliver(ch, s->data, s->size);
-	} else if (hdr->type == PERF_RECORD_LOST) {
-		ch->perf_lost += ((struct perf_lost *)hdr)->lost;
+/*
+ * A sample is its header, a 4-byte size and the data, which so starts 4
+ * bytes past an 8-byte boundary: copy it out aligned (and whole, if it
+ * wraps) before the tool reads its fields.
+ */
+__u64 bpfkit_perf_read(struct bpfkit_sink *sink, const void *ring, size_t size,
+		       __u64 tail, __u64 head)
+{
+	static __u64 aligned[65536 / sizeof(__u64)];
+	const size_t data_off =
+		sizeof(struct perf_event_header) + sizeof(__u32);
+	struct perf_event_header hdr;
+	struct perf_lost lost;
+	__u32 len;
+
+	for (; tail < head; tail += hdr.size) {
+		ring_copy(&hdr, ring, size, tail, sizeof(hdr));
+		if (hdr.size < sizeof(hdr))
+			return head; /* not a record: skip what is left */
+		if (hdr.type == PERF_RECORD_SAMPLE && hdr.size >= data_off) {
+			ring_copy(&len, ring, size, tail + sizeof(hdr),
+				  sizeof(len));
+			if (len > hdr.size - data_off)
+				len = hdr.size - data_off;
+			ring_copy(aligned, ring, size, tail + data_off, len);
+			deliver(sink, aligned, len);
+		} else if (hdr.type == PERF_RECORD_LOST &&
+			   hdr.size >= sizeof(lost)) {
+			ring_copy(&lost, ring, size, tail, sizeof(lost));
+			sink->perf_lost += lost.lost;
+		}
 	}
-	return LIBBPF_PERF_EVENT_CONT;
+	return tail;
+}
+
+/* Read one perf buffer from its tail to its head, then free what was read. */
+static int read_perf(struct bpfkit_channel *ch, size_t idx)
+{
+	struct perf_event_mmap_page *page;
+	size_t size;
+	__u64 head;
+	void *base;
+	int err;
+
+	err = perf_buffer__buffer(ch->pb, idx, &base, &size);
+	if (err)
+		return err;
+	page = base;
+	head = __atomic_load_n(&page->data_head, __ATOMIC_ACQUIRE);
+	__atomic_store_n(&page->data_tail,
+			 bpfkit_perf_read(&ch->sink,
+					  (char *)base + sysconf(_SC_PAGESIZE),
+					  size, page->data_tail, head),
+			 __ATOMIC_RELEASE);
+	return 0;
 }
 
 /* Always 0: a non-zero return would end ring_buffer__poll() early. */
@@ -142,25 +198,46 @@ static int on_ring_record(void *ctx, void *data, size_t size)
 	return 0;
 }
 
-static struct perf_buffer *open_perf(struct bpf_object *obj,
-				     struct bpfkit_channel *ch)
+/* The perf buffers, and an epoll set that tells which of them has records. */
+static int open_perf(struct bpfkit_channel *ch, struct bpf_object *obj)
 {
 	struct bpf_map *map = bpf_object__find_map_by_name(obj, "bpfkit_perf");
+	struct epoll_event ev = { .events = EPOLLIN };
 	struct perf_event_attr attr = {
 		.size = sizeof(attr),
 		.type = PERF_TYPE_SOFTWARE,
 		.config = PERF_COUNT_SW_BPF_OUTPUT,
 		.sample_type = PERF_SAMPLE_RAW,
 		.sample_period = 1,
-		.wakeup_events = bpfkit_env.wakeup,
+		.wakeup_events = ch->opts.wakeup,
 	};
+	size_t i;
 
-	return perf_buffer__new_raw(bpf_map__fd(map), bpfkit_env.pages, &attr,
-				    on_perf_record, ch, NULL);
+	/* libbpf maps the buffers; read_perf() reads them, so no callback. */
+	ch->pb = perf_buffer__new_raw(bpf_map__fd(map), ch->opts.pages, &attr,
+				      NULL, NULL, NULL);
+	if (!ch->pb)
+		return -errno;
+	ch->nbufs = perf_buffer__buffer_cnt(ch->pb);
+	ch->events = calloc(ch->nbufs, sizeof(*ch->events));
+	if (!ch->events)
+		return -ENOMEM;
+	ch->epoll_fd = epoll_create1(EPOLL_CLOEXEC);
+	if (ch->epoll_fd < 0)
+		return -errno;
+	for (i = 0; i < ch->nbufs; i++) {
+		ev.data.u64 = i;
+		if (epoll_ctl(ch->epoll_fd, EPOLL_CTL_ADD,
+			      perf_buffer__buffer_fd(ch->pb, i), &ev))
+			return -errno;
+	}
+	return 0;
 }
 
-struct bpfkit_channel *bpfkit_channel_open(struct bpf_object *obj,
-					   bpfkit_event_fn fn, void *ctx)
+struct bpfkit_channel *
+bpfkit_channel_open(struct bpf_object *obj,
+		    const struct bpfkit_channel_opts *opts, bpfkit_event_fn fn,
+		    void *ctx)
 {
 	struct bpf_map *stats =
 		bpf_object__find_map_by_name(obj, "bpfkit_stats");
@@ -169,12 +246,16 @@ struct bpfkit_channel *bpfkit_channel_open(struct bpf_object *obj,
 	int err;
 
 	ch = calloc(1, sizeof(*ch));
-	if (!ch || !stats || !ring) {
-		err = ch ? -EINVAL : -ENOMEM;
+	if (!ch)
+		return NULL;
+	ch->epoll_fd = -1;
+	if (!stats || !ring) {
+		err = -EINVAL;
 		goto err_out;
 	}
-	ch->fn = fn;
-	ch->ctx = ctx;
+	ch->opts = *opts;
+	ch->sink.fn = fn;
+	ch->sink.ctx = ctx;
 	ch->stats_fd = bpf_map__fd(stats);
 	ch->ncpus = libbpf_num_possible_cpus();
 	ch->last_flush_ns = now_ns();
@@ -183,15 +264,15 @@ struct bpfkit_channel *bpfkit_channel_open(struct bpf_object *obj,
 		err = -ENOMEM;
 		goto err_out;
 	}
-	if (bpfkit_env.ringbuf)
-		ch->rb = ring_buffer__new(bpf_map__fd(ring), on_ring_record, ch,
-					  NULL);
-	else
-		ch->pb = open_perf(obj, ch);
-	if (!ch->rb && !ch->pb) {
-		err = -errno;
-		goto err_out;
+	if (opts->transport == BPFKIT_RING_BUFFER) {
+		ch->rb = ring_buffer__new(bpf_map__fd(ring), on_ring_record,
+					  &ch->sink, NULL);
+		err = ch->rb ? 0 : -errno;
+	} else {
+		err = open_perf(ch, obj);
 	}
+	if (err)
+		goto err_out;
 	return ch;
 
 err_out:
@@ -200,11 +281,37 @@ err_out:
 	return NULL;
 }
 
-int bpfkit_channel_flush(struct bpfkit_channel *ch)
+/* Deliver every pending record now. */
+static int flush(struct bpfkit_channel *ch)
 {
+	size_t i;
+	int err;
+
 	ch->last_flush_ns = now_ns();
-	return ch->rb ? ring_buffer__consume(ch->rb) :
-			perf_buffer__consume(ch->pb);
+	if (ch->rb)
+		return ring_buffer__consume(ch->rb);
+	for (i = 0; i < ch->nbufs; i++) {
+		err = read_perf(ch, i);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/* Wait for a wakeup, then read the perf buffers that have records. */
+static int poll_perf(struct bpfkit_channel *ch, int timeout_ms)
+{
+	int i, n, err;
+
+	n = epoll_wait(ch->epoll_fd, ch->events, ch->nbufs, timeout_ms);
+	if (n < 0)
+		return -errno;
+	for (i = 0; i < n; i++) {
+		err = read_perf(ch, ch->events[i].data.u64);
+		if (err)
+			return err;
+	}
+	return n;
 }
 
 int bpfkit_channel_poll(struct bpfkit_channel *ch, int timeout_ms)
@@ -212,15 +319,14 @@ int bpfkit_channel_poll(struct bpfkit_channel *ch, int timeout_ms)
 	int n;
 
 	n = ch->rb ? ring_buffer__poll(ch->rb, timeout_ms) :
-		     perf_buffer__poll(ch->pb, timeout_ms);
+		     poll_perf(ch, timeout_ms);
 	if (n == -EINTR)
 		n = 0;
 	if (n < 0)
 		return n;
 	/* Batched wakeups leave records behind: flush them in time. */
-	if (now_ns() - ch->last_flush_ns >=
-	    bpfkit_env.latency_ms * 1000000ULL) {
-		int m = bpfkit_channel_flush(ch);
+	if (now_ns() - ch->last_flush_ns >= ch->opts.latency_ms * 1000000ULL) {
+		int m = flush(ch);
 
 		if (m < 0)
 			return m;
@@ -229,34 +335,100 @@ int bpfkit_channel_poll(struct bpfkit_channel *ch, int timeout_ms)
 	return n;
 }
 
-int bpfkit_channel_counts(struct bpfkit_channel *ch,
-			  struct bpfkit_counts *counts)
+void bpfkit_channel_tally(const struct bpfkit_stats *percpu, int ncpus,
+			  const struct bpfkit_sink *sink,
+			  struct bpfkit_channel_stats *stats)
 {
-	__u32 zero = 0;
 	__u64 dropped = 0;
 	int i;
 
-	memset(counts, 0, sizeof(*counts));
-	if (bpf_map_lookup_elem(ch->stats_fd, &zero, ch->percpu))
-		return -errno;
-	for (i = 0; i < ch->ncpus; i++) {
-		counts->produced += ch->percpu[i].produced;
-		dropped += ch->percpu[i].dropped;
+	memset(stats, 0, sizeof(*stats));
+	for (i = 0; i < ncpus; i++) {
+		stats->produced += percpu[i].produced;
+		dropped += percpu[i].dropped;
 	}
 	/*
 	 * Every record perf reports lost also failed in BPF and was counted
 	 * there; BPF also sees failures perf never reports (no reader on a
 	 * CPU), so its count is the exact one.
 	 */
-	counts->lost = dropped > ch->perf_lost ? dropped : ch->perf_lost;
-	counts->delivered = ch->delivered;
+	stats->lost = dropped > sink->perf_lost ? dropped : sink->perf_lost;
+	stats->delivered = sink->delivered;
+}
+
+int bpfkit_channel_stats(struct bpfkit_channel *ch,
+			 struct bpfkit_channel_stats *stats)
+{
+	__u32 zero = 0;
+
+	memset(stats, 0, sizeof(*stats));
+	if (bpf_map_lookup_elem(ch->stats_fd, &zero, ch->percpu))
+		return -errno;
+	bpfkit_channel_tally(ch->percpu, ch->ncpus, &ch->sink, stats);
 	return 0;
+}
+
+void bpfkit_channel_report_loss(struct bpfkit_channel *ch)
+{
+	struct bpfkit_channel_stats s;
+	struct bpfkit_json j;
+	__u64 lost;
+
+	if (bpfkit_channel_stats(ch, &s) || s.lost == ch->reported_lost)
+		return;
+	lost = s.lost - ch->reported_lost;
+	if (bpfkit_output_json()) {
+		bpfkit_json_begin_type(&j, stdout, "lost");
+		bpfkit_json_uint(&j, "lost", lost);
+		bpfkit_json_uint(&j, "total", s.lost);
+		bpfkit_json_end(&j);
+	}
+	bpfkit_error(
+		"lost %llu events (%llu in total): the reader fell behind; use a larger --buffer-pages or narrower filters",
+		lost, s.lost);
+	ch->reported_lost = s.lost;
+}
+
+void bpfkit_channel_drain(struct bpfkit_channel *ch)
+{
+	struct bpfkit_channel_stats s;
+	int i;
+
+	/* Deliver what is still buffered until the counters add up. */
+	for (i = 0; i < DRAIN_ROUNDS; i++) {
+		flush(ch);
+		if (bpfkit_channel_stats(ch, &s) ||
+		    s.delivered + s.lost >= s.produced)
+			break;
+	}
+	bpfkit_channel_report_loss(ch);
+}
+
+void bpfkit_channel_summarize(struct bpfkit_channel *ch)
+{
+	struct bpfkit_channel_stats s;
+	struct bpfkit_json j;
+
+	if (bpfkit_channel_stats(ch, &s))
+		return;
+	if (bpfkit_output_json()) {
+		bpfkit_json_begin_type(&j, stdout, "summary");
+		bpfkit_json_uint(&j, "events", s.delivered);
+		bpfkit_json_uint(&j, "lost", s.lost);
+		bpfkit_json_uint(&j, "produced", s.produced);
+		bpfkit_json_end(&j);
+	}
+	fflush(stdout);
+	bpfkit_error("%llu events, %llu lost", s.delivered, s.lost);
 }
 
 void bpfkit_channel_free(struct bpfkit_channel *ch)
 {
 	if (!ch)
 		return;
+	if (ch->epoll_fd >= 0)
+		close(ch->epoll_fd);
+	free(ch->events);
 	perf_buffer__free(ch->pb);
 	ring_buffer__free(ch->rb);
 	free(ch->percpu);

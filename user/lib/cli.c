@@ -15,7 +15,7 @@
 #include <linux/magic.h>
 #include <bpf/btf.h>
 #include "cli.h"
-#include "diag.h"
+#include "run.h"
 
 #ifndef BPFKIT_VERSION
 #define BPFKIT_VERSION "unknown"
@@ -31,11 +31,9 @@ enum {
 	OPT_BTF,
 };
 
-struct bpfkit_env bpfkit_env = {
-	.cfg = { .uid = BPFKIT_ANY_UID },
-	.pages = 64,
-	.wakeup = 64,
-	.latency_ms = 100,
+struct bpfkit_opts bpfkit_opts = {
+	.filter = BPFKIT_FILTER_ALL,
+	.channel = BPFKIT_CHANNEL_DEFAULTS,
 };
 
 /* Every common option, with the BPFKIT_OPT_* bit that offers it (0: always). */
@@ -95,11 +93,9 @@ int bpfkit_usage_error(const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "%s: ", bpfkit_env.tool);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	bpfkit_verror(fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 	error_reported = true;
 	return EINVAL;
 }
@@ -271,54 +267,54 @@ static int parse_btf(const char *arg, const char **path)
 
 static int parse_common(int key, char *arg, struct argp_state *state)
 {
-	struct bpfkit_env *env = &bpfkit_env;
+	struct bpfkit_opts *opts = &bpfkit_opts;
 	unsigned long val;
 	int err;
 
 	switch (key) {
 	case 'p':
-		return parse_pid(arg, &env->cfg.pid);
+		return parse_pid(arg, &opts->filter.pid);
 	case 'u':
-		return bpfkit_parse_uid("-u/--uid", arg, &env->cfg.uid);
+		return bpfkit_parse_uid("-u/--uid", arg, &opts->filter.uid);
 	case 'c':
-		return parse_comm(arg, env->cfg.comm);
+		return parse_comm(arg, opts->filter.comm);
 	case OPT_CGROUP:
-		return parse_cgroup(arg, &env->cfg.cgroup_id);
+		return parse_cgroup(arg, &opts->filter.cgroup_id);
 	case 'j':
-		env->json = true;
+		opts->output.json = true;
 		return 0;
 	case 'T':
-		env->wall_time = true;
+		opts->output.wall_time = true;
 		return 0;
 	case 't':
-		env->rel_time = true;
+		opts->output.rel_time = true;
 		return 0;
 	case OPT_RINGBUF:
-		env->ringbuf = true;
+		opts->channel.transport = BPFKIT_RING_BUFFER;
 		return 0;
 	case OPT_PAGES:
-		return parse_pages(arg, &env->pages);
+		return parse_pages(arg, &opts->channel.pages);
 	case OPT_WAKEUP:
 		err = bpfkit_parse_ulong("--wakeup", arg, 1, 1000000, &val);
-		env->wakeup = val;
+		opts->channel.wakeup = val;
 		return err;
 	case OPT_LATENCY:
 		err = bpfkit_parse_ulong("--latency", arg, 1, 60000, &val);
-		env->latency_ms = val;
+		opts->channel.latency_ms = val;
 		return err;
 	case 'd':
-		return parse_duration(arg, &env->duration);
+		return parse_duration(arg, &opts->duration);
 	case OPT_BTF:
-		return parse_btf(arg, &env->btf_path);
+		return parse_btf(arg, &opts->btf_path);
 	case 'v':
-		env->verbose = true;
+		opts->verbose = true;
 		return 0;
 	case 'h':
 		argp_help(state->root_argp, stdout, ARGP_HELP_STD_HELP,
-			  (char *)env->tool);
+			  (char *)opts->tool);
 		exit(BPFKIT_EXIT_OK);
 	case 'V':
-		printf("%s (bpfkit %s)\n", env->tool, BPFKIT_VERSION);
+		printf("%s (bpfkit %s)\n", opts->tool, BPFKIT_VERSION);
 		exit(BPFKIT_EXIT_OK);
 	}
 	return ARGP_ERR_UNKNOWN;
@@ -359,7 +355,20 @@ static void report_bad_option(const struct argp_option *opts,
 		}
 	}
 	bpfkit_usage_error("unknown option '%s'; see '%s --help'", bad,
-			   bpfkit_env.tool);
+			   bpfkit_opts.tool);
+}
+
+/* Give each room its part of the options; the channel's goes at load. */
+static void hand_out(const struct bpfkit_opts *opts)
+{
+	const struct bpfkit_run_opts run = {
+		.duration = opts->duration,
+		.wake_ms = opts->channel.latency_ms,
+	};
+
+	bpfkit_setup_logging(opts->verbose);
+	bpfkit_output_init(&opts->output);
+	bpfkit_run_init(&run);
 }
 
 /*
@@ -368,7 +377,7 @@ static void report_bad_option(const struct argp_option *opts,
  */
 static char *help_filter(int key, const char *text, void *input)
 {
-	const char *name = cur_tool->name, *as = bpfkit_env.tool;
+	const char *name = cur_tool->name, *as = bpfkit_opts.tool;
 	size_t len = strlen(name), size;
 	const char *line, *eol;
 	char *out;
@@ -424,7 +433,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	if (err == ARGP_ERR_UNKNOWN && key == ARGP_KEY_ARG)
 		return bpfkit_usage_error(
 			"unexpected argument '%s'; see '%s --help'", arg,
-			bpfkit_env.tool);
+			bpfkit_opts.tool);
 	return err;
 }
 
@@ -442,7 +451,8 @@ void bpfkit_parse(const struct bpfkit_tool *tool, int argc, char **argv)
 	size_t i, n = 0;
 
 	cur_tool = tool;
-	bpfkit_env.tool = argc > 0 ? run_name(tool, argv) : tool->name;
+	bpfkit_opts.tool = argc > 0 ? run_name(tool, argv) : tool->name;
+	bpfkit_set_tool_name(bpfkit_opts.tool);
 	bpfkit_setup_logging(false);
 
 	/* The tool's own options first, then the common ones it offers. */
@@ -460,13 +470,5 @@ void bpfkit_parse(const struct bpfkit_tool *tool, int argc, char **argv)
 	if (argp_parse(&argp, argc, argv, ARGP_NO_ERRS | ARGP_NO_HELP, NULL,
 		       NULL))
 		exit(BPFKIT_EXIT_USAGE);
-	if (bpfkit_env.verbose)
-		bpfkit_setup_logging(true);
-}
-
-void bpfkit_setup(const struct bpfkit_tool *tool, int argc, char **argv)
-{
-	bpfkit_parse(tool, argc, argv);
-	if (bpfkit_preflight())
-		exit(BPFKIT_EXIT_FAIL);
+	hand_out(&bpfkit_opts);
 }

@@ -1,21 +1,19 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
- * The command line every tool shares. A tool declares which common options
- * it offers and adds its own; bpfkit_parse() fills bpfkit_env with the
- * result or prints one line naming the bad option and exits with
- * BPFKIT_EXIT_USAGE.
+ * The command line every tool shares, on top of every other room. A tool
+ * declares which common options it offers and adds its own; bpfkit_parse()
+ * fills bpfkit_opts and hands each room its part, or prints one line naming
+ * the bad option and exits with BPFKIT_EXIT_USAGE.
  */
 #ifndef BPFKIT_CLI_H
 #define BPFKIT_CLI_H
 
 #include <argp.h>
 #include <stdbool.h>
-#include "bpfkit/config.h"
-
-/* Exit codes, the same for every tool. */
-#define BPFKIT_EXIT_OK 0
-#define BPFKIT_EXIT_FAIL 1 /* runtime failure: privileges, kernel, I/O */
-#define BPFKIT_EXIT_USAGE 2 /* bad command line */
+#include "bpfkit/filter.h"
+#include "channel.h"
+#include "diag.h"
+#include "output.h"
 
 /* Common options a tool may offer (-d, -v, -h, -V and --btf always are). */
 enum {
@@ -32,23 +30,18 @@ enum {
 			    BPFKIT_OPT_TIME | BPFKIT_OPT_CHANNEL,
 };
 
-/* What the common options say, after parsing. */
-struct bpfkit_env {
+/* What the common options say, after parsing, grouped by the room they go to. */
+struct bpfkit_opts {
 	const char *tool; /* the tool's name, for messages */
-	struct bpfkit_cfg cfg; /* filters, written to .rodata before load */
-	double duration; /* seconds to run; 0: until a signal */
-	bool json; /* JSON Lines instead of columns */
-	bool wall_time; /* -T: wall-clock time column */
-	bool rel_time; /* -t: seconds since start column */
+	struct bpfkit_filter filter; /* -p, -u, -c, --cgroup: BPF's .rodata */
+	struct bpfkit_channel_opts channel; /* --ringbuf, --buffer-pages, ... */
+	struct bpfkit_output_opts output; /* -j, -T, -t */
+	double duration; /* -d: seconds to run; 0: until a signal */
 	bool verbose; /* -v: libbpf's own log */
-	bool ringbuf; /* --ringbuf: ring buffer instead of perf buffer */
-	unsigned int pages; /* --buffer-pages: buffer size, in pages per CPU */
-	unsigned int wakeup; /* --wakeup: records per reader wakeup */
-	unsigned int latency_ms; /* --latency: longest wait before a flush */
 	const char *btf_path; /* --btf: kernel BTF for kernels without one */
 };
 
-extern struct bpfkit_env bpfkit_env;
+extern struct bpfkit_opts bpfkit_opts;
 
 /* What a tool tells the command line about itself. */
 struct bpfkit_tool {
@@ -60,14 +53,12 @@ struct bpfkit_tool {
 	argp_parser_t own_parser; /* handles own options, or NULL */
 };
 
-/* Parse argv; on a usage error print one line and exit(BPFKIT_EXIT_USAGE). */
-void bpfkit_parse(const struct bpfkit_tool *tool, int argc, char **argv);
-
 /*
- * What every tool does first: bpfkit_parse(), then bpfkit_preflight();
- * exits with the matching code when either fails.
+ * Parse argv into bpfkit_opts, then hand the diagnostics, output and run
+ * loop their parts; on a usage error print one line and
+ * exit(BPFKIT_EXIT_USAGE).
  */
-void bpfkit_setup(const struct bpfkit_tool *tool, int argc, char **argv);
+void bpfkit_parse(const struct bpfkit_tool *tool, int argc, char **argv);
 
 /* Report a bad option argument in one line; returns EINVAL for argp. */
 int bpfkit_usage_error(const char *fmt, ...)

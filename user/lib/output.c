@@ -1,15 +1,31 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * Time columns, kernel strings in columns and a JSON Lines writer, all safe
- * for arbitrary kernel bytes.
+ * The output format, header and time columns, kernel strings in columns and
+ * a JSON Lines writer, all safe for arbitrary kernel bytes.
  */
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
-#include "cli.h"
 #include "output.h"
 
+static struct bpfkit_output_opts opts;
 static struct timespec start;
+
+void bpfkit_output_init(const struct bpfkit_output_opts *o)
+{
+	opts = *o;
+}
+
+bool bpfkit_output_json(void)
+{
+	return opts.json;
+}
+
+bool bpfkit_output_timed(void)
+{
+	return opts.wall_time || opts.rel_time;
+}
 
 void bpfkit_output_start(void)
 {
@@ -34,23 +50,30 @@ static void wall_clock(char *buf, size_t len)
 	strftime(buf, len, "%H:%M:%S", &tm);
 }
 
-void bpfkit_print_time_header(void)
+void bpfkit_print_header(const char *fmt, ...)
 {
-	if (bpfkit_env.wall_time)
+	va_list ap;
+
+	if (opts.json)
+		return;
+	if (opts.wall_time)
 		printf("%-8s ", "TIME");
-	if (bpfkit_env.rel_time)
+	if (opts.rel_time)
 		printf("%-9s ", "TIME(s)");
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
 }
 
 void bpfkit_print_time(void)
 {
 	char buf[16];
 
-	if (bpfkit_env.wall_time) {
+	if (opts.wall_time) {
 		wall_clock(buf, sizeof(buf));
 		printf("%-8s ", buf);
 	}
-	if (bpfkit_env.rel_time)
+	if (opts.rel_time)
 		printf("%-9.3f ", since_start());
 }
 
@@ -173,22 +196,34 @@ static void key(struct bpfkit_json *j, const char *k)
 		fprintf(j->f, "\"%s\":", k);
 }
 
+static void open_object(struct bpfkit_json *j, FILE *f)
+{
+	j->f = f;
+	j->first = true;
+	fputc('{', f);
+}
+
 void bpfkit_json_begin(struct bpfkit_json *j, FILE *f)
 {
 	char buf[16];
 
-	j->f = f;
-	j->first = true;
-	fputc('{', f);
-	if (bpfkit_env.wall_time) {
+	open_object(j, f);
+	if (opts.wall_time) {
 		wall_clock(buf, sizeof(buf));
 		key(j, "time");
 		fprintf(f, "\"%s\"", buf);
 	}
-	if (bpfkit_env.rel_time) {
+	if (opts.rel_time) {
 		key(j, "ts");
 		fprintf(f, "%.6f", since_start());
 	}
+}
+
+void bpfkit_json_begin_type(struct bpfkit_json *j, FILE *f, const char *type)
+{
+	open_object(j, f);
+	key(j, "type");
+	fprintf(f, "\"%s\"", type);
 }
 
 void bpfkit_json_int(struct bpfkit_json *j, const char *k, long long v)

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
- * Output shared by every tool: the -T/-t time columns, kernel strings in
- * columns and a JSON Lines writer that turns any kernel bytes into valid JSON.
+ * Output shared by every tool: the format (-j, -T, -t), the column header
+ * and time columns, kernel strings in columns and a JSON Lines writer that
+ * turns any kernel bytes into valid JSON.
  */
 #ifndef BPFKIT_OUTPUT_H
 #define BPFKIT_OUTPUT_H
@@ -11,11 +12,31 @@
 #include <stdio.h>
 #include <linux/types.h>
 
+/* How records are printed. */
+struct bpfkit_output_opts {
+	bool json; /* -j: JSON Lines instead of columns */
+	bool wall_time; /* -T: wall-clock time column */
+	bool rel_time; /* -t: seconds since start column */
+};
+
+/* Print as OPTS says from now on; columns without time until called. */
+void bpfkit_output_init(const struct bpfkit_output_opts *opts);
+
+/* True with -j: records are JSON Lines. */
+bool bpfkit_output_json(void);
+
+/* True with -T or -t: rows start with time columns. */
+bool bpfkit_output_timed(void);
+
 /* Remember when the tool started, for -t. */
 void bpfkit_output_start(void);
 
-/* Print the headers of the enabled time columns (-T, -t). */
-void bpfkit_print_time_header(void);
+/*
+ * Print the -T/-t time headers, then FMT: the tool's own column names.
+ * Prints nothing with -j, since JSON Lines need no header.
+ */
+void bpfkit_print_header(const char *fmt, ...)
+	__attribute__((format(printf, 1, 2)));
 
 /* Print the enabled time columns for an event seen now. */
 void bpfkit_print_time(void);
@@ -39,6 +60,8 @@ struct bpfkit_json {
 
 /* Start an object; adds "time"/"ts" fields when -T/-t are on. */
 void bpfkit_json_begin(struct bpfkit_json *j, FILE *f);
+/* Start a record about the stream itself: {"type":TYPE, no time fields. */
+void bpfkit_json_begin_type(struct bpfkit_json *j, FILE *f, const char *type);
 void bpfkit_json_int(struct bpfkit_json *j, const char *key, long long v);
 void bpfkit_json_uint(struct bpfkit_json *j, const char *key,
 		      unsigned long long v);

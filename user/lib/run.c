@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
-/* The main loop: poll, tick, report losses, stop cleanly, summarize. */
+/* The main loop: poll, tick, ask for loss reports, stop cleanly. */
 #include <errno.h>
 #include <poll.h>
 #include <signal.h>
@@ -7,15 +7,19 @@
 #include <stdio.h>
 #include <time.h>
 #include <unistd.h>
-#include "cli.h"
 #include "diag.h"
 #include "output.h"
 #include "run.h"
 
 #define LOSS_REPORT_MS 1000
-#define DRAIN_ROUNDS 16
 
+static struct bpfkit_run_opts opts = { .wake_ms = 100 };
 static volatile sig_atomic_t exiting;
+
+void bpfkit_run_init(const struct bpfkit_run_opts *o)
+{
+	opts = *o;
+}
 
 static void on_signal(int sig)
 {
@@ -51,49 +55,6 @@ static void catch_signals(void)
 	signal(SIGPIPE, SIG_IGN);
 }
 
-/* Report records lost since the last report, at most once per call. */
-static void report_loss(struct bpfkit_channel *ch, __u64 *reported)
-{
-	struct bpfkit_counts c;
-
-	if (bpfkit_channel_counts(ch, &c) || c.lost == *reported)
-		return;
-	if (bpfkit_env.json)
-		printf("{\"type\":\"lost\",\"lost\":%llu,\"total\":%llu}\n",
-		       c.lost - *reported, c.lost);
-	bpfkit_error(
-		"lost %llu events (%llu in total): the reader fell behind; use a larger --buffer-pages or narrower filters",
-		c.lost - *reported, c.lost);
-	*reported = c.lost;
-}
-
-/* Deliver what is still buffered until the counters add up. */
-static void drain(struct bpfkit_channel *ch)
-{
-	struct bpfkit_counts c;
-	int i;
-
-	for (i = 0; i < DRAIN_ROUNDS; i++) {
-		bpfkit_channel_flush(ch);
-		if (bpfkit_channel_counts(ch, &c) ||
-		    c.delivered + c.lost >= c.produced)
-			break;
-	}
-}
-
-static void summarize(struct bpfkit_channel *ch)
-{
-	struct bpfkit_counts c;
-
-	if (bpfkit_channel_counts(ch, &c))
-		return;
-	if (bpfkit_env.json)
-		printf("{\"type\":\"summary\",\"events\":%llu,\"lost\":%llu,\"produced\":%llu}\n",
-		       c.delivered, c.lost, c.produced);
-	fflush(stdout);
-	bpfkit_error("%llu events, %llu lost", c.delivered, c.lost);
-}
-
 /*
  * stdout went away (e.g. `tool | head -1`): stop quietly. A pipe whose
  * reader has gone polls as POLLERR, so this is seen even before the next
@@ -111,21 +72,18 @@ static bool stdout_closed(void)
 int bpfkit_run(struct bpfkit_channel *ch, const struct bpfkit_tick *tick)
 {
 	__u64 start = now_ms(), now = start, next_tick = 0, next_loss = 0;
-	__u64 end = bpfkit_env.duration ?
-			    start + (__u64)(bpfkit_env.duration * 1000) :
-			    0;
-	__u64 reported = 0;
+	__u64 end = opts.duration ? start + (__u64)(opts.duration * 1000) : 0;
 	int err = 0;
 
 	catch_signals();
 	bpfkit_output_start();
-	fprintf(stderr, "%s: tracing; hit Ctrl-C to end\n", bpfkit_env.tool);
+	bpfkit_error("tracing; hit Ctrl-C to end");
 	if (tick)
 		next_tick = start + tick->interval_ms;
 	next_loss = start + LOSS_REPORT_MS;
 
 	while (!exiting) {
-		__u64 wake = now + bpfkit_env.latency_ms;
+		__u64 wake = now + opts.wake_ms;
 		struct timespec ts;
 
 		if (tick && next_tick < wake)
@@ -152,7 +110,7 @@ int bpfkit_run(struct bpfkit_channel *ch, const struct bpfkit_tick *tick)
 			next_tick += tick->interval_ms;
 		}
 		if (ch && now >= next_loss) {
-			report_loss(ch, &reported);
+			bpfkit_channel_report_loss(ch);
 			next_loss = now + LOSS_REPORT_MS;
 		}
 		if (stdout_closed())
@@ -162,11 +120,10 @@ int bpfkit_run(struct bpfkit_channel *ch, const struct bpfkit_tick *tick)
 	}
 
 	if (ch) {
-		drain(ch);
-		report_loss(ch, &reported);
+		bpfkit_channel_drain(ch);
 		if (stdout_closed())
 			return 0;
-		summarize(ch);
+		bpfkit_channel_summarize(ch);
 	}
 	return err;
 }

@@ -1,13 +1,23 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
  * The main loop every tool runs after attaching: poll the channel, call the
- * tool's periodic report, report losses, stop on SIGINT, SIGTERM, SIGHUP,
- * --duration expiry or a closed stdout, then drain and print the summary.
+ * tool's periodic report, have the channel report losses, stop on SIGINT,
+ * SIGTERM, SIGHUP, --duration expiry or a closed stdout, then have the
+ * channel drain and sum up.
  */
 #ifndef BPFKIT_RUN_H
 #define BPFKIT_RUN_H
 
 #include "channel.h"
+
+/* How long the loop runs and how often it wakes. */
+struct bpfkit_run_opts {
+	double duration; /* seconds; 0: until a signal */
+	unsigned int wake_ms; /* longest sleep between checks */
+};
+
+/* Run as OPTS says from now on; until a signal, every 100 ms, until called. */
+void bpfkit_run_init(const struct bpfkit_run_opts *opts);
 
 /* A periodic report, e.g. printing counts every interval. */
 struct bpfkit_tick {

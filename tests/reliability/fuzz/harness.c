@@ -180,7 +180,7 @@ static const char *json_value(const char *p, const char *end, int depth)
 /* Stop with the output shown: libFuzzer saves the input as a crash. */
 static void reject(const char *why, size_t len)
 {
-	fprintf(stderr, "%s: %s; output:\n%.*s\n", bpfkit_env.tool, why,
+	fprintf(stderr, "%s: %s; output:\n%.*s\n", bpfkit_opts.tool, why,
 		(int)len, out);
 	abort();
 }
@@ -198,7 +198,8 @@ static void check_output(void)
 	nl = memchr(out, '\n', len);
 	if (nl != out + len - 1)
 		reject("a record must print as exactly one line", len);
-	if (bpfkit_env.json && (out[0] != '{' || json_value(out, nl, 0) != nl))
+	if (bpfkit_output_json() &&
+	    (out[0] != '{' || json_value(out, nl, 0) != nl))
 		reject("not a valid JSON object", len);
 }
 
@@ -227,7 +228,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (!size)
 		return 0;
-	bpfkit_env.json = data[0] & 1;
+	bpfkit_opts.output.json = data[0] & 1;
+	bpfkit_output_init(&bpfkit_opts.output);
 	memset(fuzz_ctx, 0, sizeof(fuzz_ctx));
 	*(__u8 *)fuzz_ctx = data[0] >> 1 & 1;
 

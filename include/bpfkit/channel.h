@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * What both sides of a tool that sends events agree on: the channel
+ * settings user space writes into the object's read-only bpfkit_channel_cfg
+ * before load, and the counters the BPF side keeps for every record.
+ */
+#ifndef BPFKIT_CHANNEL_CFG_H
+#define BPFKIT_CHANNEL_CFG_H
+
+#include "bpfkit/types.h"
+
+/* Set once, before load, as the read-only `bpfkit_channel_cfg`. */
+struct bpfkit_channel_cfg {
+	__u32 ringbuf; /* emit into the ring buffer instead of the perf buffer */
+	__u32 wakeup; /* wake the reader once this many records are pending */
+	__u64 ring_wakeup_max; /* ...or this many bytes, whichever is fewer */
+};
+
+/* Per-CPU counters of the event channel. */
+struct bpfkit_stats {
+	__u64 produced; /* records the BPF side tried to emit */
+	__u64 dropped; /* records that found no room and were lost */
+};
+
+#endif /* BPFKIT_CHANNEL_CFG_H */

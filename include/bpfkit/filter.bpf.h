@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The BPF side of the common filters, included by every tool's BPF object:
+ * bpfkit_selected() says whether the current task passes -p, -u, -c and
+ * --cgroup, as user space wrote them into bpfkit_filter before load.
+ */
+#ifndef BPFKIT_FILTER_BPF_H
+#define BPFKIT_FILTER_BPF_H
+
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include "bpfkit/filter.h"
+
+const volatile struct bpfkit_filter bpfkit_filter = BPFKIT_FILTER_ALL;
+
+/* True when the current task passes the common filters (-p, -u, -c, --cgroup). */
+static __always_inline bool bpfkit_selected(void)
+{
+	char comm[BPFKIT_COMM_LEN];
+	int i;
+
+	if (bpfkit_filter.pid &&
+	    (bpf_get_current_pid_tgid() >> 32) != bpfkit_filter.pid)
+		return false;
+	if (bpfkit_filter.uid != BPFKIT_ANY_UID &&
+	    (__u32)bpf_get_current_uid_gid() != bpfkit_filter.uid)
+		return false;
+	if (bpfkit_filter.cgroup_id &&
+	    bpf_get_current_cgroup_id() != bpfkit_filter.cgroup_id)
+		return false;
+	if (!bpfkit_filter.comm[0])
+		return true;
+	bpf_get_current_comm(comm, sizeof(comm));
+	for (i = 0; i < BPFKIT_COMM_LEN; i++) {
+		if (comm[i] != bpfkit_filter.comm[i])
+			return false;
+		if (!comm[i])
+			break;
+	}
+	return true;
+}
+
+#endif /* BPFKIT_FILTER_BPF_H */

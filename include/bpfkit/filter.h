@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * The common filters (-p, -u, -c, --cgroup) as both sides of every tool
+ * see them: user space writes them into the object's read-only
+ * bpfkit_filter before load, bpfkit_selected() (filter.bpf.h) applies them.
+ */
+#ifndef BPFKIT_FILTER_H
+#define BPFKIT_FILTER_H
+
+#include "bpfkit/types.h"
+
+#define BPFKIT_ANY_UID ((__u32)-1)
+
+struct bpfkit_filter {
+	__u32 pid; /* trace this process (tgid) only; 0: all */
+	__u32 uid; /* trace this user only; BPFKIT_ANY_UID: all */
+	__u64 cgroup_id; /* trace this cgroup v2 only; 0: all */
+	char comm[BPFKIT_COMM_LEN]; /* trace this command only; "": all */
+};
+
+/* The filter that selects every task. */
+#define BPFKIT_FILTER_ALL             \
+	{                             \
+		.uid = BPFKIT_ANY_UID \
+	}
+
+#endif /* BPFKIT_FILTER_H */

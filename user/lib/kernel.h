@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * What this kernel offers, asked before loading: privileges and BTF,
+ * tracefs and its tracepoints, kprobes and BPF trampolines, the functions
+ * behind syscalls. Silent unless a function says it reports.
+ */
+#ifndef BPFKIT_KERNEL_H
+#define BPFKIT_KERNEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+
+/*
+ * Check what every tool needs before it opens its object: privileges,
+ * tracefs and kernel BTF (BTF_PATH, from --btf, stands in for the kernel's).
+ * Prints one line and returns -errno when something is missing.
+ */
+int bpfkit_preflight(const char *btf_path);
+
+/* The mounted tracefs directory, mounting it if needed; reports failure. */
+const char *bpfkit_tracefs(void);
+
+/* Does tracepoint CATEGORY:NAME exist on this kernel? */
+bool bpfkit_tracepoint_exists(const char *category, const char *name);
+
+/*
+ * Keep ENTER and EXIT (programs on syscalls:sys_enter_NAME and
+ * sys_exit_NAME) in the object when both tracepoints exist, drop them
+ * otherwise. Call before load; returns whether they are kept.
+ */
+bool bpfkit_syscall_tp_autoload(struct bpf_program *enter,
+				struct bpf_program *exit, const char *name);
+
+/* Can kprobes (and so ksyscall programs) be attached? */
+bool bpfkit_kprobes_available(void);
+
+/* The kernel's BTF: BTF_PATH's if set, else the running kernel's; NULL on failure. */
+struct btf *bpfkit_kernel_btf(const char *btf_path);
+
+/*
+ * The kernel function that implements syscall NAME, e.g. "__x64_sys_execve"
+ * on kernels with syscall wrappers, else "sys_execve", written to BUF.
+ * Returns its BTF id, or -ENOENT when BTF has neither.
+ */
+int bpfkit_syscall_func(const struct btf *btf, const char *name, char *buf,
+			size_t len);
+
+/*
+ * Load a two-instruction BPF_PROG_TYPE_TRACING program of ATTACH_TYPE on
+ * kernel BTF id BTF_ID, to learn whether fentry/fexit (BPF trampolines) or
+ * tp_btf work. Returns 0 or the kernel's -errno.
+ */
+int bpfkit_probe_tracing(enum bpf_attach_type attach_type, int btf_id);
+
+#endif /* BPFKIT_KERNEL_H */

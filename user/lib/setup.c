@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * The steps every tool takes from its command line to attached programs,
+ * each given its part of the parsed options.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include "cli.h"
+#include "diag.h"
+#include "kernel.h"
+#include "setup.h"
+
+void bpfkit_setup(const struct bpfkit_tool *tool, int argc, char **argv)
+{
+	bpfkit_parse(tool, argc, argv);
+	if (bpfkit_preflight(bpfkit_opts.btf_path))
+		exit(BPFKIT_EXIT_FAIL);
+}
+
+const struct bpf_object_open_opts *bpfkit_open_opts(void)
+{
+	static struct bpf_object_open_opts opts = {
+		.sz = sizeof(opts),
+	};
+
+	opts.btf_custom_path = bpfkit_opts.btf_path;
+	return &opts;
+}
+
+int bpfkit_load(struct bpf_object_skeleton *s, struct bpfkit_filter *filter,
+		struct bpfkit_channel_cfg *channel)
+{
+	int err;
+
+	*filter = bpfkit_opts.filter;
+	if (channel) {
+		err = bpfkit_channel_prepare(*s->obj, channel,
+					     &bpfkit_opts.channel);
+		if (err)
+			return err;
+	}
+	err = bpf_object__load_skeleton(s);
+	if (err)
+		bpfkit_fail("load BPF programs", err);
+	return err;
+}
+
+/* The skeleton's link slot of PROG, so that destroying it detaches PROG. */
+static struct bpf_link **link_of(struct bpf_object_skeleton *s,
+				 const struct bpf_program *prog)
+{
+	int i;
+
+	for (i = 0; i < s->prog_cnt; i++) {
+		if (*s->progs[i].prog == prog)
+			return s->progs[i].link;
+	}
+	return NULL;
+}
+
+int bpfkit_attach_target(struct bpf_object_skeleton *s,
+			 const struct bpfkit_target *target, bpfkit_event_fn fn,
+			 void *ctx, struct bpfkit_channel **ch)
+{
+	const char *what = target ? target->what : "attach BPF programs";
+	struct bpf_link **link;
+	int err;
+
+	if (fn) {
+		*ch = bpfkit_channel_open(*s->obj, &bpfkit_opts.channel, fn,
+					  ctx);
+		if (!*ch) {
+			err = -errno;
+			bpfkit_fail("open the event channel", err);
+			return err;
+		}
+	}
+	/* A kprobe named at run time first; the skeleton skips set links. */
+	if (target && target->func) {
+		link = link_of(s, target->prog);
+		*link = bpf_program__attach_kprobe(target->prog, false,
+						   target->func);
+		if (!*link) {
+			err = -errno;
+			bpfkit_fail(what, err);
+			return err;
+		}
+	}
+	err = bpf_object__attach_skeleton(s);
+	if (err)
+		bpfkit_fail(what, err);
+	return err;
+}
+
+int bpfkit_attach(struct bpf_object_skeleton *s, bpfkit_event_fn fn, void *ctx,
+		  struct bpfkit_channel **ch)
+{
+	return bpfkit_attach_target(s, NULL, fn, ctx, ch);
+}

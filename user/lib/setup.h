@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * The steps every tool takes, from the command line to attached programs,
+ * with the parsed options (bpfkit_opts) handed to the rooms that need them.
+ * Each step reports its own failure in one line:
+ *
+ *	bpfkit_setup(&tool, argc, argv);
+ *	skel = NAME_bpf__open_opts(bpfkit_open_opts());
+ *	skel->rodata->my_setting = ...;
+ *	err = bpfkit_load(skel->skeleton, &skel->rodata->bpfkit_filter,
+ *			  &skel->rodata->bpfkit_channel_cfg) ?:
+ *	      bpfkit_attach(skel->skeleton, print_event, NULL, &ch);
+ *	if (!err)
+ *		err = bpfkit_run(ch, NULL);
+ */
+#ifndef BPFKIT_SETUP_H
+#define BPFKIT_SETUP_H
+
+#include <bpf/libbpf.h>
+#include "bpfkit/channel.h"
+#include "bpfkit/filter.h"
+#include "channel.h"
+#include "cli.h"
+
+/*
+ * What every tool does first: parse the command line, then check
+ * privileges, tracefs and kernel BTF; exits with the matching code when
+ * either fails.
+ */
+void bpfkit_setup(const struct bpfkit_tool *tool, int argc, char **argv);
+
+/* Open options with --btf applied, for <skel>__open_opts(). */
+const struct bpf_object_open_opts *bpfkit_open_opts(void);
+
+/*
+ * Write the filters into the object's read-only bpfkit_filter and, for a
+ * tool that sends events (CHANNEL not NULL), the channel settings into its
+ * bpfkit_channel_cfg, picking the transport; then load and verify every
+ * program.
+ */
+int bpfkit_load(struct bpf_object_skeleton *s, struct bpfkit_filter *filter,
+		struct bpfkit_channel_cfg *channel);
+
+/*
+ * A program whose section names no target (SEC("kprobe")), the kernel
+ * function it attaches to, found at run time, and the step's name for
+ * errors ("attach to execve with kprobe").
+ */
+struct bpfkit_target {
+	struct bpf_program *prog;
+	const char *func;
+	const char *what;
+};
+
+/*
+ * Open the event channel (when FN is set) before attaching, so that no
+ * event misses its reader; then attach every program left to autoattach.
+ */
+int bpfkit_attach(struct bpf_object_skeleton *s, bpfkit_event_fn fn, void *ctx,
+		  struct bpfkit_channel **ch);
+
+/* bpfkit_attach(), with TARGET's program attached to its function too. */
+int bpfkit_attach_target(struct bpf_object_skeleton *s,
+			 const struct bpfkit_target *target, bpfkit_event_fn fn,
+			 void *ctx, struct bpfkit_channel **ch);
+
+#endif /* BPFKIT_SETUP_H */
