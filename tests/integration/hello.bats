@@ -62,6 +62,21 @@ line() {
 	[ "$(wc -l <"$OUT")" = 2 ]
 }
 
+@test "hello: lines written just before SIGINT are still printed" {
+	comm=$(unique_comm)
+	start_tool hello -c "$comm"
+	# Stopped, the tool cannot read: the lines wait in the trace pipe
+	# until SIGINT, which it sees first thing when continued.
+	kill -STOP "$TOOL_PID"
+	for ((i = 0; i < 20; i++)); do
+		exec_as "$comm" >/dev/null
+	done
+	kill -INT "$TOOL_PID"
+	stop_tool CONT
+	[ "$TOOL_STATUS" = 0 ]
+	[ "$(grep -Ec "$(line "$comm" '[0-9]+')" "$OUT")" = 20 ]
+}
+
 @test "hello: --duration stops it with status 0" {
 	run "$BIN/hello" -d 0.3
 	[ "$status" = 0 ]
