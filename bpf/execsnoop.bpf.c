@@ -2,7 +2,8 @@
 /*
  * execsnoop: stage path and argv of every execve and execveat at syscall
  * entry, keyed by thread id, and send the record with the return value at
- * syscall exit.
+ * syscall exit, with argv read again from the new image if the exec
+ * succeeded: at entry, pages not in memory cannot be read.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -57,33 +58,46 @@ __noinline int stage(__u64 path_addr, __u64 argv_addr, int fd, __u32 flags)
 	e->fd = fd;
 	e->flags = flags;
 
-	/* Copy the path; an empty one runs the file open as fd. */
+	/*
+	 * Copy the path; an empty one (length 1, or 0 before Linux 6.5) runs
+	 * the file open as fd, one that cannot be read does not.
+	 */
 	n = bpf_probe_read_user_str(e->path, sizeof(e->path), path);
+	if (n < 0)
+		e->flags |= EXECSNOOP_PATH_UNREADABLE;
 	if (n == sizeof(e->path) && cut_short(path, sizeof(e->path)))
 		e->flags |= EXECSNOOP_LONG_PATH;
-	if (n <= 1 && (flags & EXECSNOOP_EXECVEAT))
+	if (n >= 0 && n <= 1 && (flags & EXECSNOOP_EXECVEAT))
 		e->flags |= EXECSNOOP_FD_PATH;
 
 	/* Copy argv[0 .. max_args - 1], each cut at EXECSNOOP_ARG_LEN. */
+	if (!argv) /* an empty list, for Linux */
+		return 0;
 	for (i = 0; i < EXECSNOOP_MAX_ARGS && i < max_args; i++) {
-		if (bpf_probe_read_user(&arg, sizeof(arg), &argv[i]) || !arg)
+		if (bpf_probe_read_user(&arg, sizeof(arg), &argv[i]))
+			goto unreadable;
+		if (!arg)
 			return 0;
 		if (size > EXECSNOOP_ARGS_BUF - EXECSNOOP_ARG_LEN)
 			return 0;
 		n = bpf_probe_read_user_str(&e->args[size], EXECSNOOP_ARG_LEN,
 					    arg);
 		if (n < 0)
-			return 0;
+			goto unreadable;
 		if (n == EXECSNOOP_ARG_LEN && cut_short(arg, EXECSNOOP_ARG_LEN))
 			e->flags |= EXECSNOOP_LONG_ARG;
 		size += n;
 		e->args_size = size;
-		e->args_count++;
 	}
 
 	/* Mark the list cut only if another argument really follows. */
-	if (!bpf_probe_read_user(&arg, sizeof(arg), &argv[i]) && arg)
+	if (bpf_probe_read_user(&arg, sizeof(arg), &argv[i]))
+		goto unreadable;
+	if (arg)
 		e->flags |= EXECSNOOP_MORE_ARGS;
+	return 0;
+unreadable:
+	e->flags |= EXECSNOOP_ARGS_UNREADABLE;
 	return 0;
 }
 
@@ -117,6 +131,29 @@ int exec_rekey(struct trace_event_raw_sched_process_exec *ctx)
 	return 0;
 }
 
+/*
+ * After a successful exec: take argv from the new image, where the kernel
+ * has just copied it, whole up to EXECSNOOP_ARGS_BUF bytes. What was staged
+ * at entry stays if it cannot be read.
+ */
+static __always_inline void read_new_args(struct task_struct *task,
+					  struct execsnoop_event *e)
+{
+	__u64 start = BPF_CORE_READ(task, mm, arg_start);
+	__u64 len = BPF_CORE_READ(task, mm, arg_end) - start;
+	__u32 flags = e->flags & ~(EXECSNOOP_MORE_ARGS | EXECSNOOP_LONG_ARG |
+				   EXECSNOOP_ARGS_UNREADABLE);
+
+	if (len > EXECSNOOP_ARGS_BUF) {
+		len = EXECSNOOP_ARGS_BUF;
+		flags |= EXECSNOOP_LONG_ARGS;
+	}
+	if (bpf_probe_read_user(e->args, len, (const void *)start))
+		return;
+	e->args_size = len;
+	e->flags = flags;
+}
+
 static __always_inline int finish(void *ctx, long ret)
 {
 	__u64 id = bpf_get_current_pid_tgid();
@@ -124,7 +161,7 @@ static __always_inline int finish(void *ctx, long ret)
 	struct execsnoop_event *e;
 	struct task_struct *task;
 	const unsigned char *name;
-	__u64 size;
+	__u32 used;
 
 	e = bpf_map_lookup_elem(&execs, &tid);
 	if (!e)
@@ -146,11 +183,14 @@ static __always_inline int finish(void *ctx, long ret)
 				     d_name.name);
 		bpf_probe_read_kernel_str(e->path, sizeof(e->path), name);
 	}
+	if (!ret)
+		read_new_args(task, e);
 
 	/* Send the header and the used part of args only. */
-	size = offsetof(struct execsnoop_event, args) +
-	       (e->args_size & (EXECSNOOP_ARGS_BUF - 1));
-	bpfkit_emit(ctx, e, size);
+	used = e->args_size;
+	if (used > EXECSNOOP_ARGS_BUF)
+		used = EXECSNOOP_ARGS_BUF;
+	bpfkit_emit(ctx, e, offsetof(struct execsnoop_event, args) + used);
 out:
 	bpf_map_delete_elem(&execs, &tid);
 	return 0;

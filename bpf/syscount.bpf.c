@@ -15,12 +15,20 @@ const volatile bool latency; /* -L: sys_enter records start times */
 const volatile bool failed_only; /* -x: ret < 0 only */
 const volatile int only_errno; /* -e: ret == -only_errno only; 0: any */
 const volatile long only_nr = -1; /* -s: this syscall only; -1: all */
+/* SYSCOUNT_NO_RETURN and SYSCOUNT_FORK, by syscall number. */
+const volatile __u8 syscount_kind[SYSCOUNT_MAX_NR];
 
 /* Counts that found the map full. */
 __u64 syscount_missed;
+/* With -L, selected syscalls that returned without a start time. */
+__u64 syscount_untimed;
 
+/*
+ * Start times by thread. A thread that execs from a non-leader changes its
+ * id, leaving its entry behind: least recently used entries make room.
+ */
 struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
 	__uint(max_entries, 65536);
 	__type(key, __u32);
 	__type(value, __u64);
@@ -33,13 +41,19 @@ struct {
 	__type(value, struct syscount_val);
 } syscount_counts SEC(".maps");
 
+static __always_inline __u8 kind(long nr)
+{
+	return nr >= 0 && nr < SYSCOUNT_MAX_NR ? syscount_kind[nr] : 0;
+}
+
 SEC("tracepoint/raw_syscalls/sys_enter")
 int sys_enter(struct trace_event_raw_sys_enter *ctx)
 {
 	__u32 tid = bpf_get_current_pid_tgid();
 	__u64 ts;
 
-	if ((only_nr >= 0 && ctx->id != only_nr) || !bpfkit_selected())
+	if ((only_nr >= 0 && ctx->id != only_nr) ||
+	    (kind(ctx->id) & SYSCOUNT_NO_RETURN) || !bpfkit_selected())
 		return 0;
 	ts = bpf_ktime_get_ns();
 	bpf_map_update_elem(&syscount_start, &tid, &ts, BPF_ANY);
@@ -53,22 +67,36 @@ int sys_exit(struct trace_event_raw_sys_exit *ctx)
 	struct syscount_val *v, zero = {};
 	__u32 tid = pid_tgid, key;
 	__u64 *start, delta = 0;
+	bool untimed = false;
 
 	if (ctx->id < 0 || (only_nr >= 0 && ctx->id != only_nr))
 		return 0;
-	/* With -L, the entry was selected; count only calls seen entering. */
+	/*
+	 * With -L, the entry was selected; time calls seen entering. Others
+	 * (entered before we attached, or evicted) are counted as untimed,
+	 * except a new task's return from fork, which is no call of its own.
+	 */
 	if (latency) {
 		start = bpf_map_lookup_elem(&syscount_start, &tid);
-		if (!start)
+		if (start) {
+			delta = bpf_ktime_get_ns() - *start;
+			bpf_map_delete_elem(&syscount_start, &tid);
+		} else if ((!ctx->ret && (kind(ctx->id) & SYSCOUNT_FORK)) ||
+			   !bpfkit_selected()) {
 			return 0;
-		delta = bpf_ktime_get_ns() - *start;
-		bpf_map_delete_elem(&syscount_start, &tid);
+		} else {
+			untimed = true;
+		}
 	} else if (!bpfkit_selected()) {
 		return 0;
 	}
 	if ((failed_only && ctx->ret >= 0) ||
 	    (only_errno && ctx->ret != -only_errno))
 		return 0;
+	if (untimed) {
+		__sync_fetch_and_add(&syscount_untimed, 1);
+		return 0;
+	}
 
 	/* Add to this CPU's slot, creating it on first use. */
 	key = per_process ? pid_tgid >> 32 : ctx->id;

@@ -18,10 +18,15 @@
 #define EXECSNOOP_LONG_ARG (1 << 2) /* an argument was cut to ARG_LEN - 1 */
 #define EXECSNOOP_LONG_PATH (1 << 3) /* the path was cut to PATH_LEN - 1 */
 #define EXECSNOOP_FD_PATH (1 << 4) /* empty path: ran the file open as fd */
+#define EXECSNOOP_PATH_UNREADABLE (1 << 5) /* the path was not in memory */
+#define EXECSNOOP_ARGS_UNREADABLE (1 << 6) /* argv was not all in memory */
+#define EXECSNOOP_LONG_ARGS (1 << 7) /* argv was cut to ARGS_BUF bytes */
 
 /*
  * Sent as the header plus the args_size used bytes of args: args holds
- * args_count NUL-terminated argv strings, argv[0] first.
+ * NUL-terminated argv strings, argv[0] first; the last one is cut, without
+ * its NUL, with EXECSNOOP_LONG_ARGS. Staged at entry, up to max_args of
+ * them; after a successful exec all of them, from the new image.
  */
 struct execsnoop_event {
 	__u32 pid; /* tgid */
@@ -31,7 +36,6 @@ struct execsnoop_event {
 	__s32 ret; /* 0 or -errno */
 	__s32 fd; /* execveat's dirfd */
 	__u32 flags; /* EXECSNOOP_* */
-	__u32 args_count;
 	__u32 args_size;
 	char comm[BPFKIT_COMM_LEN]; /* after the exec */
 	char path[EXECSNOOP_PATH_LEN]; /* the path passed to exec */

@@ -6,6 +6,11 @@
 #include "bpfkit/types.h"
 
 #define SYSCOUNT_MAX_KEYS 10240
+#define SYSCOUNT_MAX_NR 1024 /* syscall numbers syscount_kind covers */
+
+/* Syscalls -L cannot time from entry to exit, by syscount_kind[nr]. */
+#define SYSCOUNT_NO_RETURN (1 << 0) /* exit, exit_group: no sys_exit */
+#define SYSCOUNT_FORK (1 << 1) /* a new task returns from it, unentered */
 
 /* One per-CPU slot of the counts map, keyed by syscall number or pid. */
 struct syscount_val {

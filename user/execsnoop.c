@@ -99,7 +99,7 @@ static const struct bpfkit_tool tool = {
 /* The argument strings of a record, bounded by what was received. */
 struct args {
 	const char *p, *end;
-	unsigned int left;
+	unsigned long left; /* at most --max-args */
 };
 
 static void args_init(struct args *a, const struct execsnoop_event *e,
@@ -109,7 +109,7 @@ static void args_init(struct args *a, const struct execsnoop_event *e,
 
 	a->p = e->args;
 	a->end = e->args + (e->args_size < have ? e->args_size : have);
-	a->left = e->args_count;
+	a->left = env.max_args;
 }
 
 /* The next argument and its length, or NULL after the last. */
@@ -125,10 +125,48 @@ static const char *args_next(struct args *a, size_t *len)
 	return s;
 }
 
-static bool cut(const struct execsnoop_event *e)
+/*
+ * E's flags, with EXECSNOOP_MORE_ARGS also when it holds more than
+ * --max-args arguments (all of them were read from the new image).
+ */
+static __u32 event_flags(const struct execsnoop_event *e, size_t size)
 {
-	return e->flags &
-	       (EXECSNOOP_MORE_ARGS | EXECSNOOP_LONG_ARG | EXECSNOOP_LONG_PATH);
+	struct args a;
+	size_t len;
+
+	args_init(&a, e, size);
+	while (args_next(&a, &len))
+		;
+	return e->flags | (a.p < a.end ? EXECSNOOP_MORE_ARGS : 0);
+}
+
+/* Why a record is incomplete, for JSON "truncated". */
+static const struct {
+	__u32 flag;
+	const char *reason;
+} cut_reasons[] = {
+	{ EXECSNOOP_PATH_UNREADABLE, "path-unreadable" },
+	{ EXECSNOOP_ARGS_UNREADABLE, "args-unreadable" },
+	{ EXECSNOOP_MORE_ARGS, "max-args" },
+	{ EXECSNOOP_LONG_ARGS, "long-args" },
+	{ EXECSNOOP_LONG_ARG, "long-arg" },
+	{ EXECSNOOP_LONG_PATH, "long-path" },
+};
+
+/* "truncated": false, or its reasons as one string: "max-args,long-arg". */
+static void json_truncated(struct bpfkit_json *j, __u32 flags)
+{
+	char buf[128];
+	size_t i, n = 0;
+
+	for (i = 0; i < sizeof(cut_reasons) / sizeof(cut_reasons[0]); i++)
+		if (flags & cut_reasons[i].flag)
+			n += snprintf(buf + n, sizeof(buf) - n, "%s%s",
+				      n ? "," : "", cut_reasons[i].reason);
+	if (n)
+		bpfkit_json_str(j, "truncated", buf, n);
+	else
+		bpfkit_json_bool(j, "truncated", false);
 }
 
 /* -l: does the path or an argument contain the text? */
@@ -198,13 +236,14 @@ static void print_json(const struct execsnoop_event *e, size_t size)
 	while ((s = args_next(&a, &len)))
 		bpfkit_json_str(&j, NULL, s, len);
 	bpfkit_json_array_end(&j);
-	bpfkit_json_bool(&j, "truncated", cut(e));
+	json_truncated(&j, event_flags(e, size));
 	bpfkit_json_end(&j);
 }
 
 static void print_columns(const struct execsnoop_event *e, size_t size)
 {
 	const char *name = strerrorname_np(-(long)e->ret);
+	__u32 flags = event_flags(e, size);
 	char ret[16];
 	const char *s;
 	struct args a;
@@ -233,8 +272,12 @@ static void print_columns(const struct execsnoop_event *e, size_t size)
 		put_word(s, len, arg_cut(e, len));
 	while ((s = args_next(&a, &len)))
 		put_word(s, len, arg_cut(e, len));
-	if (e->flags & EXECSNOOP_MORE_ARGS)
+	if (flags & (EXECSNOOP_MORE_ARGS | EXECSNOOP_LONG_ARGS))
 		fputs(" ...", stdout);
+	if (flags & EXECSNOOP_PATH_UNREADABLE)
+		fputs(" [path unreadable]", stdout);
+	if (flags & EXECSNOOP_ARGS_UNREADABLE)
+		fputs(" [args unreadable]", stdout);
 	putchar('\n');
 }
 

@@ -9,6 +9,7 @@
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include "channel.h"
 #include "cli.h"
@@ -18,7 +19,7 @@
 #include "setup.h"
 #include "hello.skel.h"
 
-#define READ_MS 50
+#define READ_MS 50 /* read the pipe this often, and this long at most */
 
 /* The trace pipe, the unfinished tail of what was read, and what we print. */
 struct reader {
@@ -75,14 +76,27 @@ static void print_line(struct reader *r, char *line)
 		bpfkit_stop();
 }
 
-/* Read all that the pipe holds now and print our complete lines. */
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/*
+ * Read all that the pipe holds now and print our complete lines: until it
+ * is empty, --count is reached, or READ_MS have passed while other
+ * programs' lines keep it full. Also after a stop: the last lines wait there.
+ */
 static int read_pipe(void *ctx)
 {
 	struct reader *r = ctx;
+	double end = now() + READ_MS / 1e3;
 	char *line, *nl;
 	ssize_t n;
 
-	while (!bpfkit_stopping()) {
+	while ((!env.count || r->printed < env.count) && now() < end) {
 		n = read(r->fd, r->buf + r->len, sizeof(r->buf) - r->len - 1);
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -105,7 +119,7 @@ static int read_pipe(void *ctx)
 				 0;
 		memmove(r->buf, line, r->len);
 	}
-	return 1;
+	return 0;
 }
 
 int main(int argc, char **argv)
@@ -156,6 +170,9 @@ int main(int argc, char **argv)
 
 	/* Print our lines until a signal, --duration or --count. */
 	err = bpfkit_run(NULL, &tick);
+
+	/* Detach, so that no line of ours follows, and print what is left. */
+	hello_bpf__detach(skel);
 	if (!err)
 		read_pipe(&reader);
 	err = err ?: reader.err;

@@ -153,6 +153,8 @@ struct row {
 struct report {
 	int map_fd;
 	int ncpus;
+	const __u64 *untimed; /* the BPF side's syscount_untimed */
+	__u64 untimed_reported;
 	struct syscount_val *percpu;
 	struct row *rows;
 	__u32 *keys;
@@ -206,11 +208,16 @@ static double elapsed(struct report *r)
 
 static void print_json(struct report *r, int n, double seconds)
 {
+	__u64 untimed = *r->untimed - r->untimed_reported;
 	const char *name;
 	int i;
 
-	printf("{\"interval\":%u,\"seconds\":%.3f,\"%s\":[", r->intervals,
-	       seconds, env.per_process ? "processes" : "syscalls");
+	printf("{\"interval\":%u,\"seconds\":%.3f,", r->intervals, seconds);
+	/* With -L: calls of this interval that could not be timed. */
+	if (env.latency)
+		printf("\"untimed\":%llu,", (unsigned long long)untimed);
+	r->untimed_reported += untimed;
+	printf("\"%s\":[", env.per_process ? "processes" : "syscalls");
 	for (i = 0; i < n; i++) {
 		const struct row *w = &r->rows[i];
 
@@ -301,6 +308,30 @@ static int report(void *ctx)
 	return 0;
 }
 
+/* Tell the BPF side which syscalls never return and which start tasks. */
+static void set_kinds(volatile __u8 *kind)
+{
+	static const struct {
+		const char *name;
+		__u8 kind;
+	} kinds[] = {
+		{ "exit", SYSCOUNT_NO_RETURN },
+		{ "exit_group", SYSCOUNT_NO_RETURN },
+		{ "fork", SYSCOUNT_FORK },
+		{ "vfork", SYSCOUNT_FORK },
+		{ "clone", SYSCOUNT_FORK },
+		{ "clone3", SYSCOUNT_FORK },
+	};
+	size_t i;
+	long nr;
+
+	for (i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
+		nr = bpfkit_syscall_nr(kinds[i].name);
+		if (nr >= 0 && nr < SYSCOUNT_MAX_NR)
+			kind[nr] = kinds[i].kind;
+	}
+}
+
 int main(int argc, char **argv)
 {
 	struct report r = { .ncpus = libbpf_num_possible_cpus() };
@@ -325,6 +356,7 @@ int main(int argc, char **argv)
 	skel->rodata->failed_only = env.failed_only;
 	skel->rodata->only_errno = env.only_errno;
 	skel->rodata->only_nr = env.only_nr;
+	set_kinds(skel->rodata->syscount_kind);
 	bpf_program__set_autoload(skel->progs.sys_enter, env.latency);
 
 	/* Write the common filters to .rodata; load and verify. */
@@ -334,6 +366,7 @@ int main(int argc, char **argv)
 
 	/* Make room to read the counts map. */
 	r.map_fd = bpf_map__fd(skel->maps.syscount_counts);
+	r.untimed = &skel->bss->syscount_untimed;
 	r.percpu = calloc(r.ncpus, sizeof(*r.percpu));
 	r.rows = calloc(SYSCOUNT_MAX_KEYS, sizeof(*r.rows));
 	r.keys = calloc(SYSCOUNT_MAX_KEYS, sizeof(*r.keys));
@@ -360,6 +393,10 @@ int main(int argc, char **argv)
 		bpfkit_error("%llu syscalls not counted: more than %d keys",
 			     (unsigned long long)skel->bss->syscount_missed,
 			     SYSCOUNT_MAX_KEYS);
+	if (skel->bss->syscount_untimed)
+		bpfkit_error(
+			"%llu syscalls could not be timed, so are not counted: they began before tracing did, or their start times were evicted",
+			(unsigned long long)skel->bss->syscount_untimed);
 
 cleanup:
 	free(r.percpu);

@@ -116,7 +116,7 @@ unique_true() {
 		 .[0].truncated == false) and
 		(map(select(.pid == $m)) | length == 1 and
 		 .[0].args == ["true", "a", "b", "c"] and
-		 .[0].truncated == true)' "$OUT"
+		 .[0].truncated == "max-args")' "$OUT"
 
 	start_tool execsnoop --max-args 4
 	exec_at /bin/true true a b c
@@ -127,15 +127,79 @@ unique_true() {
 	grep -Eq "^true +$exact +0 +/bin/true a b c\$" "$OUT"
 }
 
-@test "execsnoop: an argument longer than 127 bytes is marked cut" {
+@test "execsnoop: a 200-byte argument is whole, or cut to 127 and marked if the exec failed" {
 	long=$(printf 'x%.0s' {1..200})
-	start_tool execsnoop -j
+	start_tool execsnoop -x -j
 	exec_at /bin/true true "$long"
+	ok=$E_PID
+	exec_at /nonexistent/bk-nope nope "$long"
+	wait_for "$OUT" "\"execveat\",\"pid\":$E_PID" 5
+	stop_tool
+	jq -es --argjson p "$ok" --arg l "$long" '
+		map(select(.pid == $p and .syscall == "execveat")) |
+		.[0].truncated == false and .[0].args == ["true", $l]' "$OUT"
+	jq -es --argjson p "$E_PID" '
+		map(select(.pid == $p and .syscall == "execveat")) |
+		.[0].truncated == "long-arg" and (.[0].args[1] | length) == 127
+	' "$OUT"
+}
+
+@test "execsnoop: 20 arguments of 250 bytes, over two pages, arrive whole" {
+	args=()
+	for ((i = 0; i < 30; i++)); do
+		args+=("$i-$(printf 'y%.0s' {1..247})")
+	done
+	start_tool execsnoop -j
+	exec_at /bin/true "${args[@]:0:20}"
+	all=$E_PID
+	exec_at /bin/true "${args[@]}"
+	wait_for "$OUT" "\"execveat\",\"pid\":$E_PID" 5
+	stop_tool
+	want=$BATS_TEST_TMPDIR/want
+	printf '%s\n' "${args[@]:0:20}" | jq -R . | jq -s . >"$want"
+	jq -es --argjson a "$all" --argjson p "$E_PID" --slurpfile w "$want" '
+		map(select(.syscall == "execveat")) |
+		(map(select(.pid == $a)) | length == 1 and
+		 .[0].args == $w[0] and .[0].truncated == false) and
+		(map(select(.pid == $p)) | length == 1 and
+		 .[0].args == $w[0] and .[0].truncated == "max-args")' "$OUT"
+}
+
+@test "execsnoop: arguments not in memory at entry are read from the new image" {
+	start_tool execsnoop -j
+	line=$("$HELPERS/exec-unreadable" mapped /bin/true true "a b" c) || true
+	read -r E_PID E_PPID <<<"$line"
 	wait_for "$OUT" "\"execveat\",\"pid\":$E_PID" 5
 	stop_tool
 	jq -es --argjson p "$E_PID" '
 		map(select(.pid == $p and .syscall == "execveat")) |
-		.[0].truncated == true and (.[0].args[1] | length) == 127' "$OUT"
+		length == 1 and .[0].args == ["true", "a b", "c"] and
+		.[0].truncated == false' "$OUT"
+}
+
+@test "execsnoop: an exec whose argv or path cannot be read is marked" {
+	start_tool execsnoop -x -j
+	line=$("$HELPERS/exec-unreadable" bad-argv /bin/true true) || true
+	read -r argv_pid _ <<<"$line"
+	line=$("$HELPERS/exec-unreadable" bad-path /bin/true true) || true
+	read -r E_PID E_PPID <<<"$line"
+	wait_for "$OUT" "\"execveat\",\"pid\":$E_PID" 5
+	stop_tool
+	jq -es --argjson a "$argv_pid" --argjson p "$E_PID" '
+		map(select(.syscall == "execveat")) |
+		(map(select(.pid == $a)) | length == 1 and
+		 (.[0] | .errno == "EFAULT" and .path == "/bin/true" and
+		  .args == [] and .truncated == "args-unreadable")) and
+		(map(select(.pid == $p)) | length == 1 and
+		 (.[0] | .errno == "EFAULT" and .path == "" and
+		  .fd_path == false and .args == ["true"] and
+		  .truncated == "path-unreadable"))' "$OUT"
+
+	start_tool execsnoop -x
+	line=$("$HELPERS/exec-unreadable" bad-argv /bin/true true) || true
+	read -r E_PID E_PPID <<<"$line"
+	wait_for "$OUT" "^exec-unreadable +$E_PID +$E_PPID +EFAULT +/bin/true \\[args unreadable\\]\$" 5
+	stop_tool
 }
 
 @test "execsnoop: -l matches the arguments, not the command name" {

@@ -100,6 +100,33 @@ go() {
 	' "$OUT"
 }
 
+@test "syscount: -L still times every call after 70000 processes exited" {
+	# exit_group(2) never returns: each exit must not leave a start time
+	# behind, keyed by a pid that never comes back, until the map is full.
+	# Pids must not wrap within the 70000 for that: give them room.
+	pid_max=$(cat /proc/sys/kernel/pid_max)
+	[ "$pid_max" -ge 262144 ] || echo 262144 >/proc/sys/kernel/pid_max
+	comm=$(unique_comm)
+	start_tool syscount -L -j -c "$comm"
+	churn=0
+	"$HELPERS/fork-churn" "$comm" 70000 >/dev/null || churn=$?
+	echo "$pid_max" >/proc/sys/kernel/pid_max
+	[ "$churn" = 0 ]
+	# A fresh process of the same name, after them.
+	touch "$GO"
+	"$HELPERS/sysc-trigger" "$comm" "$GO" 1000 >/dev/null
+	stop_tool
+	[ "$TOOL_STATUS" = 0 ]
+	# Untimed: only the two prctl(2) calls that took the name, entered
+	# under another one; the 70000 children's returns from vfork are none.
+	jq -es '
+		length == 1 and .[0].untimed == 2 and
+		(.[0].syscalls | map(select(.name == "getppid")) |
+			length == 1 and .[0].count == 1000)
+	' "$OUT"
+	grep -q '^syscount: 2 syscalls could not be timed, ' "$ERR"
+}
+
 @test "syscount: -i prints a table per interval; -d stops it" {
 	run --separate-stderr "$BIN/syscount" -i 1 -d 2.5 -T 2
 	[ "$status" = 0 ]

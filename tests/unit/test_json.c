@@ -104,6 +104,37 @@ static void test_col_utf8_and_invalid(void **state)
 	check_col("\xe2\x82\xac", 2, false, "\\xe2\\x82", 8);
 }
 
+/* C1 controls (CSI U+009B acts as ESC [ on some terminals) are escaped. */
+static void test_col_c1_controls(void **state)
+{
+	check_col("\xc2\x9b"
+		  "2J",
+		  16, false, "\\u{009b}2J", 10);
+	check_col("a\xc2\x80\xc2\x9f", 16, false, "a\\u{0080}\\u{009f}", 17);
+	check_col("\xc2\xa0", 16, false, "\xc2\xa0", 1);
+}
+
+/* Bidi embeddings, overrides and isolates cannot reorder a column. */
+static void test_col_bidi_controls(void **state)
+{
+	check_col("\xe2\x80\xaa\xe2\x80\xae", 16, false, "\\u{202a}\\u{202e}",
+		  16);
+	check_col("x\xe2\x81\xa6\xe2\x81\xa9", 16, false, "x\\u{2066}\\u{2069}",
+		  17);
+	/* Their neighbours U+202F and U+206A are kept. */
+	check_col("\xe2\x80\xaf\xe2\x81\xaa", 16, false,
+		  "\xe2\x80\xaf\xe2\x81\xaa", 2);
+}
+
+/* Line and paragraph separators cannot break a line. */
+static void test_col_line_separators(void **state)
+{
+	check_col("a\xe2\x80\xa8"
+		  "6666 0 fake",
+		  32, false, "a\\u{2028}6666 0 fake", 20);
+	check_col("\xe2\x80\xa9", 16, false, "\\u{2029}", 8);
+}
+
 static void test_col_quote_and_len(void **state)
 {
 	check_col("a\"b\\c", 16, false, "a\"b\\c", 5);
@@ -151,6 +182,9 @@ int main(void)
 		cmocka_unit_test(test_col_control_bytes),
 		cmocka_unit_test(test_col_utf8_and_invalid),
 		cmocka_unit_test(test_col_quote_and_len),
+		cmocka_unit_test(test_col_c1_controls),
+		cmocka_unit_test(test_col_bidi_controls),
+		cmocka_unit_test(test_col_line_separators),
 		cmocka_unit_test(test_object),
 	};
 

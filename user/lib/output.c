@@ -77,8 +77,11 @@ void bpfkit_print_time(void)
 		printf("%-9.3f ", since_start());
 }
 
-/* Length of the valid UTF-8 sequence at S (at most N bytes), or 0. */
-static size_t utf8_len(const unsigned char *s, size_t n)
+/*
+ * Length of the valid UTF-8 sequence at S (at most N bytes), or 0; its code
+ * point in *CP_OUT.
+ */
+static size_t utf8_len(const unsigned char *s, size_t n, unsigned int *cp_out)
 {
 	size_t len, i;
 	unsigned int cp;
@@ -98,6 +101,7 @@ static size_t utf8_len(const unsigned char *s, size_t n)
 	if ((len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000) ||
 	    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
 		return 0;
+	*cp_out = cp;
 	return len;
 }
 
@@ -108,6 +112,7 @@ static size_t utf8_len(const unsigned char *s, size_t n)
 void bpfkit_json_escape(FILE *f, const char *str, size_t len)
 {
 	const unsigned char *s = (const unsigned char *)str;
+	unsigned int cp;
 	size_t i = 0, n;
 
 	fputc('"', f);
@@ -125,7 +130,7 @@ void bpfkit_json_escape(FILE *f, const char *str, size_t len)
 			fprintf(f, "\\u%04x", c);
 		} else if (c < 0x80) {
 			fputc(c, f);
-		} else if ((n = utf8_len(s + i, len - i))) {
+		} else if ((n = utf8_len(s + i, len - i, &cp))) {
 			fwrite(s + i, 1, n, f);
 			i += n;
 			continue;
@@ -144,14 +149,27 @@ static bool col_plain(unsigned char c, bool quote)
 }
 
 /*
- * The same bytes for a column: valid UTF-8 is kept, anything else that is
- * not printable ASCII becomes \xNN, so that no kernel string (a command
- * name may hold a newline or an escape sequence) can break or forge a line.
+ * Is CP a character that controls the terminal or the layout rather than
+ * showing: a C1 control (U+009B is CSI), a bidi embedding, override or
+ * isolate (U+202A-U+202E, U+2066-U+2069), or a line or paragraph separator?
+ */
+static bool col_control(unsigned int cp)
+{
+	return (cp >= 0x80 && cp <= 0x9f) || (cp >= 0x2028 && cp <= 0x202e) ||
+	       (cp >= 0x2066 && cp <= 0x2069);
+}
+
+/*
+ * The same bytes for a column: valid UTF-8 is kept, except controls, which
+ * become \u{XXXX}; anything else that is not printable ASCII becomes \xNN,
+ * so that no kernel string (a command name may hold a newline, an escape
+ * sequence or a bidi override) can break, forge or reorder a line.
  */
 size_t bpfkit_col_escape(FILE *f, const char *str, size_t len, bool quote)
 {
 	const unsigned char *s = (const unsigned char *)str;
 	size_t i = 0, n, w, width = 0;
+	unsigned int cp;
 
 	while (i < len && s[i]) {
 		unsigned char c = s[i];
@@ -162,9 +180,13 @@ size_t bpfkit_col_escape(FILE *f, const char *str, size_t len, bool quote)
 			/* A run of plain bytes goes out in one write. */
 			fwrite(s + i, 1, n, f);
 			w = n;
-		} else if (c >= 0x80 && (n = utf8_len(s + i, len - i))) {
-			fwrite(s + i, 1, n, f);
-			w = 1;
+		} else if (c >= 0x80 && (n = utf8_len(s + i, len - i, &cp))) {
+			if (col_control(cp)) {
+				w = fprintf(f, "\\u{%04x}", cp);
+			} else {
+				fwrite(s + i, 1, n, f);
+				w = 1;
+			}
 		} else if (c < 0x20 || c >= 0x7f) {
 			fprintf(f, "\\x%02x", c);
 			n = 1;

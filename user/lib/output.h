@@ -43,8 +43,9 @@ void bpfkit_print_time(void);
 
 /*
  * Write kernel bytes (up to LEN or the first NUL) for a column: valid UTF-8
- * is kept, control bytes, DEL and invalid UTF-8 become \xNN, so no string
- * can break or forge a line; with QUOTE, '"' and '\\' get a backslash too.
+ * is kept, control bytes, DEL and invalid UTF-8 become \xNN, C1 controls,
+ * bidi controls and U+2028/U+2029 become \u{XXXX}, so no string can break,
+ * forge or reorder a line; with QUOTE, '"' and '\\' get a backslash too.
  * Returns the characters written (a UTF-8 sequence counts as one).
  */
 size_t bpfkit_col_escape(FILE *f, const char *s, size_t len, bool quote);
