@@ -3,7 +3,7 @@
 #
 #   make                 build every tool into build/bin/
 #   make test            install test deps, build, run all tests
-#   make demo            install deps, build, run hello-buffer
+#   make demo            install deps, build, run hello-buffer (DEMO_ARGS=)
 #   make STATIC=1        fully static binaries, for hosts without libbpf
 #   make SANITIZE=1      user space with ASan and UBSan
 #   make V=1             show full commands
@@ -174,12 +174,15 @@ test:
 	$(Q)$(MAKE) --no-print-directory tests-build
 	$(Q)BPFKIT_BUILD=$(BUILD) tests/run
 
-# The README's demo command: deps, build, then hello-buffer until Ctrl-C.
+# The README's demo command: deps, build, then hello-buffer until Ctrl-C
+# (DEMO_ARGS='-d 5' stops it after 5 s, as tools/fresh-root does).
+DEMO_ARGS ?=
+
 .PHONY: demo
 demo:
 	$(Q)tools/deps.sh build
 	$(Q)$(MAKE) --no-print-directory all
-	$(BIN)/hello-buffer
+	$(BIN)/hello-buffer $(DEMO_ARGS)
 
 # Make a new tool from tools/template/: make new-tool NAME=x [TRACEPOINT=c:e]
 .PHONY: new-tool
