@@ -15,7 +15,8 @@
 #   clang19  clang-19 and its sanitizer/libFuzzer runtime (CLANG=clang-19)
 #   vm       QEMU and what tools/vm-run packs into the guest's initramfs
 #   bench    the peers make bench measures against, and gnuplot
-#   deb      make deb: debhelper, dpkg-dev, lintian
+#   deb      make deb: build-essential (dpkg-buildpackage checks for it),
+#            debhelper, dpkg-dev, lintian
 #   root     tools/fresh-root: debootstrap
 #
 # As root with apt, missing packages are installed; otherwise (or with
@@ -38,7 +39,7 @@ for group in "$@"; do
 	clang19) pkgs="$pkgs clang-19 libclang-rt-19-dev" ;;
 	vm) pkgs="$pkgs qemu-system-x86 busybox-static kmod cpio xz-utils" ;;
 	bench) pkgs="$pkgs libbpf-tools bpftrace gnuplot-nox" ;;
-	deb) pkgs="$pkgs debhelper dpkg-dev lintian" ;;
+	deb) pkgs="$pkgs build-essential debhelper dpkg-dev lintian" ;;
 	root) pkgs="$pkgs debootstrap" ;;
 	*) echo "deps.sh: unknown group '$group' (build test clang19 vm bench deb root)" >&2; exit 2 ;;
 	esac
