@@ -34,6 +34,7 @@ enum {
 struct bpfkit_opts {
 	const char *tool; /* the tool's name, for messages */
 	struct bpfkit_filter filter; /* -p, -u, -c, --cgroup: BPF's .rodata */
+	int cgroup_fd; /* --cgroup: the directory, for bpfkit_cgroup; -1: none */
 	struct bpfkit_channel_opts channel; /* --ringbuf, --buffer-pages, ... */
 	struct bpfkit_output_opts output; /* -j, -T, -t */
 	double duration; /* -d: seconds to run; 0: until a signal */

@@ -27,6 +27,30 @@ const struct bpf_object_open_opts *bpfkit_open_opts(void)
 	return &opts;
 }
 
+/* Put the --cgroup directory (FD, if any) into the filter's cgroup array. */
+static int set_cgroup(struct bpf_object *obj, int fd)
+{
+	struct bpf_map *map;
+	__u32 slot = 0;
+	int err;
+
+	if (fd < 0)
+		return 0;
+	map = bpf_object__find_map_by_name(obj, "bpfkit_cgroup");
+	if (!map) {
+		err = -ENOENT;
+		bpfkit_fail(
+			"find the bpfkit_cgroup map (include bpfkit/filter.bpf.h)",
+			err);
+		return err;
+	}
+	err = bpf_map__update_elem(map, &slot, sizeof(slot), &fd, sizeof(fd),
+				   BPF_ANY);
+	if (err)
+		bpfkit_fail("set the --cgroup filter", err);
+	return err;
+}
+
 int bpfkit_load(struct bpf_object_skeleton *s, struct bpfkit_filter *filter,
 		struct bpfkit_channel_cfg *channel)
 {
@@ -40,9 +64,11 @@ int bpfkit_load(struct bpf_object_skeleton *s, struct bpfkit_filter *filter,
 			return err;
 	}
 	err = bpf_object__load_skeleton(s);
-	if (err)
+	if (err) {
 		bpfkit_fail("load BPF programs", err);
-	return err;
+		return err;
+	}
+	return set_cgroup(*s->obj, bpfkit_opts.cgroup_fd);
 }
 
 /* The skeleton's link slot of PROG, so that destroying it detaches PROG. */

@@ -36,7 +36,7 @@ const struct bpf_object_open_opts *bpfkit_open_opts(void);
  * Write the filters into the object's read-only bpfkit_filter and, for a
  * tool that sends events (CHANNEL not NULL), the channel settings into its
  * bpfkit_channel_cfg, picking the transport; then load and verify every
- * program.
+ * program, and put the --cgroup directory into the bpfkit_cgroup map.
  */
 int bpfkit_load(struct bpf_object_skeleton *s, struct bpfkit_filter *filter,
 		struct bpfkit_channel_cfg *channel);
