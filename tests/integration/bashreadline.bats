@@ -6,15 +6,17 @@
 bats_require_minimum_version 1.5.0
 load helpers
 
+PYTHON=/usr/bin/python3
+
 setup() {
 	require_root
-	command -v python3 >/dev/null || skip "needs python3 (tools/deps.sh test)"
+	[ -x "$PYTHON" ] || skip "needs $PYTHON for its pty module (tools/deps.sh test)"
 }
 
 # type_into_bash LINE...: run an interactive /bin/bash (no rc files) on a
 # new pty, type each LINE and then exit; its pid goes to $BATS_TEST_TMPDIR/bash.
 type_into_bash() {
-	timeout $((20 * TIME_SCALE)) python3 - "$BATS_TEST_TMPDIR/bash" "$@" <<'PY'
+	timeout $((20 * TIME_SCALE)) "$PYTHON" - "$BATS_TEST_TMPDIR/bash" "$@" <<'PY'
 import os, pty, sys
 
 pid, fd = pty.fork()
