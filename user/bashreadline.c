@@ -15,7 +15,7 @@
 #include "bashreadline.skel.h"
 
 /* Column widths, for the header and every row. */
-enum { PID_W = 7, UID_W = 7 };
+enum { PID_W = 7, UID_W = 7, COMM_W = 15 };
 
 static struct {
 	const char *shell; /* --shell: the binary holding readline() */
@@ -70,6 +70,7 @@ static void print_event(void *ctx, const void *data, size_t size)
 	}
 	bpfkit_print_time();
 	printf("%-*u %-*u ", PID_W, e->pid, UID_W, e->uid);
+	bpfkit_print_str(e->comm, sizeof(e->comm), COMM_W);
 	bpfkit_col_escape(stdout, e->line, len, false);
 	putchar('\n');
 }
@@ -111,8 +112,8 @@ int main(int argc, char **argv)
 		goto cleanup;
 
 	/* Print the header, then lines until a signal or --duration. */
-	bpfkit_print_header("%-*s %-*s %s\n", PID_W, "PID", UID_W, "UID",
-			    "LINE");
+	bpfkit_print_header("%-*s %-*s %-*s %s\n", PID_W, "PID", UID_W, "UID",
+			    COMM_W, "COMM", "LINE");
 	err = bpfkit_run(ch, NULL);
 
 cleanup:

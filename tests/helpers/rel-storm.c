@@ -116,6 +116,9 @@ static void do_mix(void)
 	do_exit();
 	do_signal();
 	do_syscall();
+	do_resolve();
+	do_readline();
+	do_import();
 }
 
 static const struct {

@@ -43,11 +43,11 @@ PY
 @test "bashreadline: a line typed into bash arrives with that bash's pid" {
 	start_tool bashreadline
 	type_into_bash "echo bk-unique-line"
-	wait_for "$OUT" "^$BASH_PID +0 +echo bk-unique-line\$" 5
-	wait_for "$OUT" "^$BASH_PID +0 +exit\$" 5
+	wait_for "$OUT" "^$BASH_PID +0 +bash +echo bk-unique-line\$" 5
+	wait_for "$OUT" "^$BASH_PID +0 +bash +exit\$" 5
 	stop_tool
 	[ "$TOOL_STATUS" = 0 ]
-	head -1 "$OUT" | grep -Eq '^PID +UID +LINE$'
+	head -1 "$OUT" | grep -Eq '^PID +UID +COMM +LINE$'
 	grep -Eq '^bashreadline: [0-9]+ events, 0 lost$' "$ERR"
 }
 
