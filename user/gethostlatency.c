@@ -100,11 +100,12 @@ static const char *mapped_libc(char *buf, size_t len)
 static void print_event(void *ctx, const void *data, size_t size)
 {
 	const struct gethostlatency_event *e = data;
-	const char *func = func_name(e->func);
 	struct bpfkit_json j;
+	const char *func;
 
 	if (size < sizeof(*e))
 		return;
+	func = func_name(e->func);
 	if (bpfkit_output_json()) {
 		bpfkit_json_begin(&j, stdout);
 		bpfkit_json_uint(&j, "pid", e->pid);
