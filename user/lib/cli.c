@@ -182,8 +182,9 @@ int bpfkit_parse_elf(const char *name, const char *arg, const char **path)
 			name);
 	fd = open(arg, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		return bpfkit_usage_error("invalid %s '%s': %s", name, arg,
-					  strerror(errno));
+		return bpfkit_usage_error(
+			"invalid %s '%s': %s; give the path of a program or library",
+			name, arg, strerror(errno));
 	n = fstat(fd, &st) ? -1 : S_ISREG(st.st_mode) ? read(fd, magic, 4) : -1;
 	close(fd);
 	if (n != 4 || memcmp(magic,
