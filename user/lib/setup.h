@@ -80,7 +80,9 @@ struct bpfkit_user_probe {
 };
 
 /*
- * bpfkit_attach(), with N user probes attached first. A BINARY without the
+ * bpfkit_attach(), with N user probes attached first, each into its
+ * program's link in the skeleton (so give each probe a program of its own:
+ * gethostlatency has one per function and end). A BINARY without the
  * function or the probe is reported in one line naming both.
  */
 int bpfkit_attach_user(struct bpf_object_skeleton *s,
