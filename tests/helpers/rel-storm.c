@@ -9,11 +9,17 @@
  *	exit	vfork a child that exits at once
  *	signal	send ourselves an ignored SIGUSR1
  *	syscall	call getppid(2)
+ *	resolve	look up localhost with getaddrinfo(3)
+ *	readline	call this program's own readline(), a stand-in for bash's
+ *		(bashreadline --shell THIS_PROGRAM traces it)
+ *	import	pass USDT probes named as CPython's import probes
+ *		(pyimport --python THIS_PROGRAM traces them)
  *	mix	one of each (exec only when PROG is given)
  *
  * Run as "COMM exit" (argv[1] == "exit") it exits at once: the exec target.
  */
 #include <fcntl.h>
+#include <netdb.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -21,6 +27,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/prctl.h>
+#include <sys/sdt.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 
@@ -70,6 +77,37 @@ static void do_syscall(void)
 	syscall(SYS_getppid);
 }
 
+static void do_resolve(void)
+{
+	struct addrinfo *res;
+
+	if (!getaddrinfo("localhost", NULL, NULL, &res))
+		freeaddrinfo(res);
+}
+
+/* What bashreadline's uretprobe reads: the line readline() returns. */
+__attribute__((noinline)) char *readline(const char *prompt)
+{
+	static char line[] = "storm line";
+
+	__asm__ volatile("" ::"r"(prompt) : "memory");
+	return line;
+}
+
+static void do_readline(void)
+{
+	readline("$ ");
+}
+
+/* CPython's pair around each import: the module name, then found. */
+static void do_import(void)
+{
+	static const char name[] = "storm_module";
+
+	DTRACE_PROBE1(python, import__find__load__start, name);
+	DTRACE_PROBE2(python, import__find__load__done, name, 1);
+}
+
 static void do_mix(void)
 {
 	if (prog)
@@ -78,14 +116,20 @@ static void do_mix(void)
 	do_exit();
 	do_signal();
 	do_syscall();
+	do_resolve();
+	do_readline();
+	do_import();
 }
 
 static const struct {
 	const char *name;
 	void (*fn)(void);
 } modes[] = {
-	{ "exec", do_exec },	 { "open", do_open },	    { "exit", do_exit },
-	{ "signal", do_signal }, { "syscall", do_syscall }, { "mix", do_mix },
+	{ "exec", do_exec },	   { "open", do_open },
+	{ "exit", do_exit },	   { "signal", do_signal },
+	{ "syscall", do_syscall }, { "mix", do_mix },
+	{ "resolve", do_resolve }, { "readline", do_readline },
+	{ "import", do_import },
 };
 
 static void *worker(void *unused)
@@ -128,7 +172,7 @@ int main(int argc, char **argv)
 	prog = argc > 3 ? argv[3] : NULL;
 	if (!fn || (fn == do_exec && !prog)) {
 		fprintf(stderr,
-			"usage: rel-storm exec|open|exit|signal|syscall|mix COMM [PROG] <COUNTS\n");
+			"usage: rel-storm exec|open|exit|signal|syscall|mix|resolve|readline|import COMM [PROG] <COUNTS\n");
 		return 2;
 	}
 

@@ -169,6 +169,35 @@ int bpfkit_parse_uid(const char *name, const char *arg, __u32 *uid)
 	return 0;
 }
 
+int bpfkit_parse_elf(const char *name, const char *arg, const char **path)
+{
+	unsigned char magic[4];
+	struct stat st;
+	ssize_t n;
+	int fd;
+
+	if (!*arg)
+		return bpfkit_usage_error(
+			"invalid %s '': expected the path of a program or library",
+			name);
+	fd = open(arg, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return bpfkit_usage_error(
+			"invalid %s '%s': %s; give the path of a program or library",
+			name, arg, strerror(errno));
+	n = fstat(fd, &st) ? -1 : S_ISREG(st.st_mode) ? read(fd, magic, 4) : -1;
+	close(fd);
+	if (n != 4 || memcmp(magic,
+			     "\x7f"
+			     "ELF",
+			     4))
+		return bpfkit_usage_error(
+			"invalid %s '%s': not an ELF program or library; give the path of one",
+			name, arg);
+	*path = arg;
+	return 0;
+}
+
 static int parse_pid(const char *arg, __u32 *pid)
 {
 	unsigned long val;

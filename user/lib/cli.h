@@ -72,4 +72,10 @@ int bpfkit_parse_ulong(const char *name, const char *arg, unsigned long min,
 /* Parse a uid given as a number or a user name. */
 int bpfkit_parse_uid(const char *name, const char *arg, __u32 *uid);
 
+/*
+ * Check that ARG, for option NAME, is a readable ELF file (a program or a
+ * library to put user probes in), and set PATH to it.
+ */
+int bpfkit_parse_elf(const char *name, const char *arg, const char **path);
+
 #endif /* BPFKIT_CLI_H */
