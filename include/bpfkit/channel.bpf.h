@@ -37,12 +37,15 @@ struct {
 } bpfkit_stats SEC(".maps");
 
 /*
- * Send one record to user space. Every attempt is counted as produced and
- * every failure as dropped, so user space can account for each record.
- * Wakeups are batched: the reader is woken once bpfkit_channel_cfg.wakeup records
- * are pending, and flushes whatever is left on its poll timeout.
+ * Send one record to user space, stamped with the kernel's monotonic clock
+ * (bpf_ktime_get_ns()) in its header, REC: the first member of every record.
+ * Every attempt is counted as produced and every failure as dropped, so user
+ * space can account for each record. Wakeups are batched: the reader is
+ * woken once bpfkit_channel_cfg.wakeup records are pending, and flushes
+ * whatever is left on its poll timeout.
  */
-static __always_inline long bpfkit_emit(void *ctx, const void *data, __u64 size)
+static __always_inline long bpfkit_emit(void *ctx, struct bpfkit_record *rec,
+					__u64 size)
 {
 	struct bpfkit_stats *stats;
 	__u32 zero = 0;
@@ -54,6 +57,7 @@ static __always_inline long bpfkit_emit(void *ctx, const void *data, __u64 size)
 		return -1;
 	__sync_fetch_and_add(&stats->produced, 1);
 
+	rec->ktime_ns = bpf_ktime_get_ns();
 	if (bpfkit_channel_cfg.ringbuf) {
 		pending = bpf_ringbuf_query(&bpfkit_ring, BPF_RB_AVAIL_DATA);
 		flags = pending + size >= bpfkit_channel_cfg.wakeup * size ||
@@ -61,12 +65,10 @@ static __always_inline long bpfkit_emit(void *ctx, const void *data, __u64 size)
 							   .ring_wakeup_max ?
 				BPF_RB_FORCE_WAKEUP :
 				BPF_RB_NO_WAKEUP;
-		err = bpf_ringbuf_output(&bpfkit_ring, (void *)data, size,
-					 flags);
+		err = bpf_ringbuf_output(&bpfkit_ring, rec, size, flags);
 	} else {
 		err = bpf_perf_event_output(ctx, &bpfkit_perf,
-					    BPF_F_CURRENT_CPU, (void *)data,
-					    size);
+					    BPF_F_CURRENT_CPU, rec, size);
 	}
 	if (err)
 		__sync_fetch_and_add(&stats->dropped, 1);

@@ -23,8 +23,9 @@ struct bpfkit_channel {
 	struct bpfkit_channel_opts opts;
 	struct perf_buffer *pb; /* one of pb and rb is set */
 	struct ring_buffer *rb;
-	int epoll_fd; /* the perf buffers, each event's data its index */
+	int epoll_fd; /* the perf buffers */
 	struct epoll_event *events;
+	struct bpfkit_perf_cursor *cursors; /* one per perf buffer */
 	size_t nbufs;
 	int stats_fd;
 	int ncpus;
@@ -33,6 +34,9 @@ struct bpfkit_channel {
 	__u64 reported_lost; /* lost records reported so far */
 	__u64 last_flush_ns;
 };
+
+/* Where a sample's data starts: after its header and a 4-byte size. */
+#define PERF_SAMPLE_DATA_OFF (sizeof(struct perf_event_header) + sizeof(__u32))
 
 /* Layout of a lost record (see perf_event.h). */
 struct perf_lost {
@@ -135,59 +139,117 @@ static void ring_copy(void *dst, const char *ring, size_t size, __u64 off,
 }
 
 /*
- * A sample is its header, a 4-byte size and the data, which so starts 4
- * bytes past an 8-byte boundary: copy it out aligned (and whole, if it
- * wraps) before the tool reads its fields.
+ * Step C's tail to its next sample, adding up the lost records on the way;
+ * false if it has none left. The sample's time goes to C->next_ns.
  */
-__u64 bpfkit_perf_read(struct bpfkit_sink *sink, const void *ring, size_t size,
-		       __u64 tail, __u64 head)
+static bool next_sample(struct bpfkit_sink *sink, struct bpfkit_perf_cursor *c)
 {
-	static __u64 aligned[65536 / sizeof(__u64)];
-	const size_t data_off =
-		sizeof(struct perf_event_header) + sizeof(__u32);
 	struct perf_event_header hdr;
 	struct perf_lost lost;
 	__u32 len;
 
-	for (; tail < head; tail += hdr.size) {
-		ring_copy(&hdr, ring, size, tail, sizeof(hdr));
-		if (hdr.size < sizeof(hdr))
-			return head; /* not a record: skip what is left */
-		if (hdr.type == PERF_RECORD_SAMPLE && hdr.size >= data_off) {
-			ring_copy(&len, ring, size, tail + sizeof(hdr),
+	for (; c->tail < c->head; c->tail += hdr.size) {
+		ring_copy(&hdr, c->ring, c->size, c->tail, sizeof(hdr));
+		if (hdr.size < sizeof(hdr)) {
+			c->tail = c->head; /* not a record: skip what is left */
+			return false;
+		}
+		if (hdr.type == PERF_RECORD_SAMPLE &&
+		    hdr.size >= PERF_SAMPLE_DATA_OFF) {
+			ring_copy(&len, c->ring, c->size, c->tail + sizeof(hdr),
 				  sizeof(len));
-			if (len > hdr.size - data_off)
-				len = hdr.size - data_off;
-			ring_copy(aligned, ring, size, tail + data_off, len);
-			deliver(sink, aligned, len);
-		} else if (hdr.type == PERF_RECORD_LOST &&
-			   hdr.size >= sizeof(lost)) {
-			ring_copy(&lost, ring, size, tail, sizeof(lost));
+			c->next_ns = 0; /* too short for a header: first */
+			if (len >= sizeof(c->next_ns) &&
+			    hdr.size >=
+				    PERF_SAMPLE_DATA_OFF + sizeof(c->next_ns))
+				ring_copy(&c->next_ns, c->ring, c->size,
+					  c->tail + PERF_SAMPLE_DATA_OFF,
+					  sizeof(c->next_ns));
+			return true;
+		}
+		if (hdr.type == PERF_RECORD_LOST && hdr.size >= sizeof(lost)) {
+			ring_copy(&lost, c->ring, c->size, c->tail,
+				  sizeof(lost));
 			sink->perf_lost += lost.lost;
 		}
 	}
-	return tail;
+	return false;
 }
 
-/* Read one perf buffer from its tail to its head, then free what was read. */
-static int read_perf(struct bpfkit_channel *ch, size_t idx)
+/*
+ * A sample is its header, a 4-byte size and the data, which so starts 4
+ * bytes past an 8-byte boundary: copy it out aligned (and whole, if it
+ * wraps) before the tool reads its fields, then step past it.
+ */
+static void deliver_sample(struct bpfkit_sink *sink,
+			   struct bpfkit_perf_cursor *c)
+{
+	static __u64 aligned[65536 / sizeof(__u64)];
+	struct perf_event_header hdr;
+	__u32 len;
+
+	ring_copy(&hdr, c->ring, c->size, c->tail, sizeof(hdr));
+	ring_copy(&len, c->ring, c->size, c->tail + sizeof(hdr), sizeof(len));
+	if (len > hdr.size - PERF_SAMPLE_DATA_OFF)
+		len = hdr.size - PERF_SAMPLE_DATA_OFF;
+	ring_copy(aligned, c->ring, c->size, c->tail + PERF_SAMPLE_DATA_OFF,
+		  len);
+	c->tail += hdr.size;
+	deliver(sink, aligned, len);
+}
+
+void bpfkit_perf_merge(struct bpfkit_sink *sink,
+		       struct bpfkit_perf_cursor *bufs, size_t n)
+{
+	struct bpfkit_perf_cursor *first;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		bufs[i].ready = next_sample(sink, &bufs[i]);
+	for (;;) {
+		first = NULL;
+		for (i = 0; i < n; i++) {
+			if (bufs[i].ready &&
+			    (!first || bufs[i].next_ns < first->next_ns))
+				first = &bufs[i];
+		}
+		if (!first)
+			return;
+		deliver_sample(sink, first);
+		first->ready = next_sample(sink, first);
+	}
+}
+
+/*
+ * Read every perf buffer from its tail to its head, merged by record time,
+ * then free what was read.
+ */
+static int read_perf(struct bpfkit_channel *ch)
 {
 	struct perf_event_mmap_page *page;
-	size_t size;
-	__u64 head;
+	struct bpfkit_perf_cursor *c;
+	size_t i, size;
 	void *base;
 	int err;
 
-	err = perf_buffer__buffer(ch->pb, idx, &base, &size);
-	if (err)
-		return err;
-	page = base;
-	head = __atomic_load_n(&page->data_head, __ATOMIC_ACQUIRE);
-	__atomic_store_n(&page->data_tail,
-			 bpfkit_perf_read(&ch->sink,
-					  (char *)base + sysconf(_SC_PAGESIZE),
-					  size, page->data_tail, head),
-			 __ATOMIC_RELEASE);
+	for (i = 0; i < ch->nbufs; i++) {
+		c = &ch->cursors[i];
+		err = perf_buffer__buffer(ch->pb, i, &base, &size);
+		if (err)
+			return err;
+		page = base;
+		c->ring = (char *)base + sysconf(_SC_PAGESIZE);
+		c->size = size;
+		c->tail = page->data_tail;
+		c->head = __atomic_load_n(&page->data_head, __ATOMIC_ACQUIRE);
+	}
+	bpfkit_perf_merge(&ch->sink, ch->cursors, ch->nbufs);
+	for (i = 0; i < ch->nbufs; i++) {
+		perf_buffer__buffer(ch->pb, i, &base, &size);
+		page = base;
+		__atomic_store_n(&page->data_tail, ch->cursors[i].tail,
+				 __ATOMIC_RELEASE);
+	}
 	return 0;
 }
 
@@ -198,7 +260,7 @@ static int on_ring_record(void *ctx, void *data, size_t size)
 	return 0;
 }
 
-/* The perf buffers, and an epoll set that tells which of them has records. */
+/* The perf buffers, and an epoll set that tells when one has records. */
 static int open_perf(struct bpfkit_channel *ch, struct bpf_object *obj)
 {
 	struct bpf_map *map = bpf_object__find_map_by_name(obj, "bpfkit_perf");
@@ -220,13 +282,13 @@ static int open_perf(struct bpfkit_channel *ch, struct bpf_object *obj)
 		return -errno;
 	ch->nbufs = perf_buffer__buffer_cnt(ch->pb);
 	ch->events = calloc(ch->nbufs, sizeof(*ch->events));
-	if (!ch->events)
+	ch->cursors = calloc(ch->nbufs, sizeof(*ch->cursors));
+	if (!ch->events || !ch->cursors)
 		return -ENOMEM;
 	ch->epoll_fd = epoll_create1(EPOLL_CLOEXEC);
 	if (ch->epoll_fd < 0)
 		return -errno;
 	for (i = 0; i < ch->nbufs; i++) {
-		ev.data.u64 = i;
 		if (epoll_ctl(ch->epoll_fd, EPOLL_CTL_ADD,
 			      perf_buffer__buffer_fd(ch->pb, i), &ev))
 			return -errno;
@@ -284,34 +346,22 @@ err_out:
 /* Deliver every pending record now. */
 static int flush(struct bpfkit_channel *ch)
 {
-	size_t i;
-	int err;
-
 	ch->last_flush_ns = now_ns();
 	if (ch->rb)
 		return ring_buffer__consume(ch->rb);
-	for (i = 0; i < ch->nbufs; i++) {
-		err = read_perf(ch, i);
-		if (err)
-			return err;
-	}
-	return 0;
+	return read_perf(ch);
 }
 
-/* Wait for a wakeup, then read the perf buffers that have records. */
+/* Wait for a wakeup, then read the perf buffers. */
 static int poll_perf(struct bpfkit_channel *ch, int timeout_ms)
 {
-	int i, n, err;
+	int n, err;
 
 	n = epoll_wait(ch->epoll_fd, ch->events, ch->nbufs, timeout_ms);
-	if (n < 0)
-		return -errno;
-	for (i = 0; i < n; i++) {
-		err = read_perf(ch, ch->events[i].data.u64);
-		if (err)
-			return err;
-	}
-	return n;
+	if (n <= 0)
+		return n < 0 ? -errno : 0;
+	err = read_perf(ch);
+	return err ? err : n;
 }
 
 int bpfkit_channel_poll(struct bpfkit_channel *ch, int timeout_ms)
@@ -429,6 +479,7 @@ void bpfkit_channel_free(struct bpfkit_channel *ch)
 	if (ch->epoll_fd >= 0)
 		close(ch->epoll_fd);
 	free(ch->events);
+	free(ch->cursors);
 	perf_buffer__free(ch->pb);
 	ring_buffer__free(ch->rb);
 	free(ch->percpu);

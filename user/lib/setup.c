@@ -8,6 +8,7 @@
 #include "cli.h"
 #include "diag.h"
 #include "kernel.h"
+#include "output.h"
 #include "setup.h"
 
 void bpfkit_setup(const struct bpfkit_tool *tool, int argc, char **argv)
@@ -75,6 +76,8 @@ int bpfkit_attach_target(struct bpf_object_skeleton *s,
 			return err;
 		}
 	}
+	/* Times count from here, so that no event comes before the start. */
+	bpfkit_output_start();
 	/* A kprobe named at run time first; the skeleton skips set links. */
 	if (target && target->func) {
 		link = link_of(s, target->prog);
