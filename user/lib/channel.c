@@ -18,12 +18,17 @@
 #include "output.h"
 
 #define DRAIN_ROUNDS 16
+/* Wake the reader at once when it was last woken this long ago. */
+#define WAKEUP_BUDGET_NS 1000000ULL
+/* A doorbell carries no records worth keeping: one page per CPU. */
+#define DOORBELL_PAGES 1
 
 struct bpfkit_channel {
 	struct bpfkit_channel_opts opts;
 	struct perf_buffer *pb; /* one of pb and rb is set */
+	struct perf_buffer *doorbells; /* with pb: wake the reader early */
 	struct ring_buffer *rb;
-	int epoll_fd; /* the perf buffers */
+	int epoll_fd; /* the perf buffers and their doorbells */
 	struct epoll_event *events;
 	struct bpfkit_perf_cursor *cursors; /* one per perf buffer */
 	size_t nbufs;
@@ -86,6 +91,7 @@ void bpfkit_channel_cfg_init(struct bpfkit_channel_cfg *cfg,
 	cfg->ringbuf = opts->transport == BPFKIT_RING_BUFFER;
 	cfg->wakeup = opts->wakeup;
 	cfg->ring_wakeup_max = ring_size(opts->pages) / 2;
+	cfg->wakeup_budget_ns = WAKEUP_BUDGET_NS;
 }
 
 int bpfkit_channel_prepare(struct bpf_object *obj,
@@ -94,10 +100,12 @@ int bpfkit_channel_prepare(struct bpf_object *obj,
 {
 	struct bpf_map *perf = bpf_object__find_map_by_name(obj, "bpfkit_perf");
 	struct bpf_map *ring = bpf_object__find_map_by_name(obj, "bpfkit_ring");
+	struct bpf_map *doorbell =
+		bpf_object__find_map_by_name(obj, "bpfkit_doorbell");
 	bool ringbuf = opts->transport == BPFKIT_RING_BUFFER;
 	int err;
 
-	if (!perf || !ring) {
+	if (!perf || !ring || !doorbell) {
 		bpfkit_error(
 			"the BPF object has no event channel (include bpfkit/channel.bpf.h)");
 		return -EINVAL;
@@ -113,6 +121,8 @@ int bpfkit_channel_prepare(struct bpf_object *obj,
 		err = bpf_map__set_max_entries(ring, ring_size(opts->pages));
 		if (!err)
 			err = retype_unused(perf);
+		if (!err)
+			err = retype_unused(doorbell);
 	} else {
 		err = retype_unused(ring);
 	}
@@ -222,7 +232,7 @@ void bpfkit_perf_merge(struct bpfkit_sink *sink,
 
 /*
  * Read every perf buffer from its tail to its head, merged by record time,
- * then free what was read.
+ * then free what was read. Empty the doorbells too, so they keep room.
  */
 static int read_perf(struct bpfkit_channel *ch)
 {
@@ -250,6 +260,15 @@ static int read_perf(struct bpfkit_channel *ch)
 		__atomic_store_n(&page->data_tail, ch->cursors[i].tail,
 				 __ATOMIC_RELEASE);
 	}
+	for (i = 0; i < perf_buffer__buffer_cnt(ch->doorbells); i++) {
+		if (perf_buffer__buffer(ch->doorbells, i, &base, &size))
+			continue;
+		page = base;
+		__atomic_store_n(&page->data_tail,
+				 __atomic_load_n(&page->data_head,
+						 __ATOMIC_ACQUIRE),
+				 __ATOMIC_RELEASE);
+	}
 	return 0;
 }
 
@@ -260,11 +279,29 @@ static int on_ring_record(void *ctx, void *data, size_t size)
 	return 0;
 }
 
-/* The perf buffers, and an epoll set that tells when one has records. */
+/* Add every buffer of PB to the epoll set: any of them wakes the reader. */
+static int watch(struct bpfkit_channel *ch, struct perf_buffer *pb)
+{
+	struct epoll_event ev = { .events = EPOLLIN };
+	size_t i;
+
+	for (i = 0; i < perf_buffer__buffer_cnt(pb); i++) {
+		if (epoll_ctl(ch->epoll_fd, EPOLL_CTL_ADD,
+			      perf_buffer__buffer_fd(pb, i), &ev))
+			return -errno;
+	}
+	return 0;
+}
+
+/*
+ * The perf buffers, their doorbells (which wake the reader at their every
+ * record) and an epoll set that waits for either.
+ */
 static int open_perf(struct bpfkit_channel *ch, struct bpf_object *obj)
 {
 	struct bpf_map *map = bpf_object__find_map_by_name(obj, "bpfkit_perf");
-	struct epoll_event ev = { .events = EPOLLIN };
+	struct bpf_map *doorbell =
+		bpf_object__find_map_by_name(obj, "bpfkit_doorbell");
 	struct perf_event_attr attr = {
 		.size = sizeof(attr),
 		.type = PERF_TYPE_SOFTWARE,
@@ -273,27 +310,31 @@ static int open_perf(struct bpfkit_channel *ch, struct bpf_object *obj)
 		.sample_period = 1,
 		.wakeup_events = ch->opts.wakeup,
 	};
-	size_t i;
+	int err;
 
 	/* libbpf maps the buffers; read_perf() reads them, so no callback. */
 	ch->pb = perf_buffer__new_raw(bpf_map__fd(map), ch->opts.pages, &attr,
 				      NULL, NULL, NULL);
 	if (!ch->pb)
 		return -errno;
+	attr.wakeup_events = 1;
+	ch->doorbells = perf_buffer__new_raw(
+		bpf_map__fd(doorbell), DOORBELL_PAGES, &attr, NULL, NULL, NULL);
+	if (!ch->doorbells)
+		return -errno;
 	ch->nbufs = perf_buffer__buffer_cnt(ch->pb);
-	ch->events = calloc(ch->nbufs, sizeof(*ch->events));
+	ch->events = calloc(ch->nbufs + perf_buffer__buffer_cnt(ch->doorbells),
+			    sizeof(*ch->events));
 	ch->cursors = calloc(ch->nbufs, sizeof(*ch->cursors));
 	if (!ch->events || !ch->cursors)
 		return -ENOMEM;
 	ch->epoll_fd = epoll_create1(EPOLL_CLOEXEC);
 	if (ch->epoll_fd < 0)
 		return -errno;
-	for (i = 0; i < ch->nbufs; i++) {
-		if (epoll_ctl(ch->epoll_fd, EPOLL_CTL_ADD,
-			      perf_buffer__buffer_fd(ch->pb, i), &ev))
-			return -errno;
-	}
-	return 0;
+	err = watch(ch, ch->pb);
+	if (!err)
+		err = watch(ch, ch->doorbells);
+	return err;
 }
 
 struct bpfkit_channel *
@@ -352,12 +393,14 @@ static int flush(struct bpfkit_channel *ch)
 	return read_perf(ch);
 }
 
-/* Wait for a wakeup, then read the perf buffers. */
+/* Wait for a wakeup or a doorbell, then read the perf buffers. */
 static int poll_perf(struct bpfkit_channel *ch, int timeout_ms)
 {
 	int n, err;
 
-	n = epoll_wait(ch->epoll_fd, ch->events, ch->nbufs, timeout_ms);
+	n = epoll_wait(ch->epoll_fd, ch->events,
+		       ch->nbufs + perf_buffer__buffer_cnt(ch->doorbells),
+		       timeout_ms);
 	if (n <= 0)
 		return n < 0 ? -errno : 0;
 	err = read_perf(ch);
@@ -481,6 +524,7 @@ void bpfkit_channel_free(struct bpfkit_channel *ch)
 	free(ch->events);
 	free(ch->cursors);
 	perf_buffer__free(ch->pb);
+	perf_buffer__free(ch->doorbells);
 	ring_buffer__free(ch->rb);
 	free(ch->percpu);
 	free(ch);
