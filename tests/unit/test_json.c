@@ -208,6 +208,52 @@ static void test_record_time(void **state)
 	assert_true(tb - ta > 0.049999 && tb - ta < 0.050001);
 }
 
+/* The JSON "time" of a record: -T, its kernel time on the wall clock. */
+static void record_time(const struct bpfkit_record *rec, char *buf, size_t len)
+{
+	struct bpfkit_json j;
+	char *out = NULL;
+	size_t size = 0;
+	FILE *f = open_memstream(&out, &size);
+
+	bpfkit_json_begin(&j, f, rec);
+	bpfkit_json_end(&j);
+	fclose(f);
+	assert_int_equal(sscanf(out, "{\"time\":\"%15[0-9:]\"}", buf), 1);
+	assert_true(strlen(buf) < len);
+	free(out);
+}
+
+/* HH:MM:SS of the wall clock SECONDS from now. */
+static void wall_in(time_t seconds, char *buf, size_t len)
+{
+	time_t t = time(NULL) + seconds;
+	struct tm tm;
+
+	localtime_r(&t, &tm);
+	strftime(buf, len, "%H:%M:%S", &tm);
+}
+
+/* -T shows the wall-clock time of the record's kernel time, an hour ahead. */
+static void test_record_wall_time(void **state)
+{
+	const struct bpfkit_output_opts timed = { .wall_time = true };
+	const struct bpfkit_output_opts plain = {};
+	char got[16], before[16], after[16];
+	struct bpfkit_record rec;
+	struct timespec now;
+
+	bpfkit_output_init(&timed);
+	bpfkit_output_start();
+	wall_in(3600, before, sizeof(before));
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	rec.ktime_ns = (now.tv_sec + 3600) * 1000000000ULL + now.tv_nsec;
+	record_time(&rec, got, sizeof(got));
+	wall_in(3600, after, sizeof(after));
+	bpfkit_output_init(&plain);
+	assert_true(!strcmp(got, before) || !strcmp(got, after));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -226,6 +272,7 @@ int main(void)
 		cmocka_unit_test(test_col_line_separators),
 		cmocka_unit_test(test_object),
 		cmocka_unit_test(test_record_time),
+		cmocka_unit_test(test_record_wall_time),
 	};
 
 	return cmocka_run_group_tests_name("json", tests, NULL, NULL);
