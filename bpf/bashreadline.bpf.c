@@ -29,6 +29,6 @@ int BPF_KRETPROBE(readline_return, const char *line)
 	e.pid = bpf_get_current_pid_tgid() >> 32;
 	e.uid = bpf_get_current_uid_gid();
 	bpf_get_current_comm(e.comm, sizeof(e.comm));
-	bpfkit_emit(ctx, &e, sizeof(e));
+	bpfkit_emit(ctx, &e.rec, sizeof(e));
 	return 0;
 }

@@ -197,7 +197,8 @@ static __always_inline int finish(void *ctx, long ret)
 	used = e->args_size;
 	if (used > EXECSNOOP_ARGS_BUF)
 		used = EXECSNOOP_ARGS_BUF;
-	bpfkit_emit(ctx, e, offsetof(struct execsnoop_event, args) + used);
+	bpfkit_emit(ctx, &e->rec,
+		    offsetof(struct execsnoop_event, args) + used);
 out:
 	bpf_map_delete_elem(&execs, &tid);
 	return 0;

@@ -60,7 +60,7 @@ static __always_inline int lookup_return(void *ctx)
 	if (!e)
 		return 0;
 	e->latency_ns = bpf_ktime_get_ns() - e->latency_ns;
-	bpfkit_emit(ctx, e, sizeof(*e));
+	bpfkit_emit(ctx, &e->rec, sizeof(*e));
 	bpf_map_delete_elem(&gethostlatency_started, &tid);
 	return 0;
 }

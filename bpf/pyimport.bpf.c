@@ -66,6 +66,6 @@ int BPF_USDT(import_done, const char *name, int found)
 	e.found = found != 0;
 	bpf_get_current_comm(e.comm, sizeof(e.comm));
 	bpf_probe_read_user_str(e.module, sizeof(e.module), name);
-	bpfkit_emit(ctx, &e, sizeof(e));
+	bpfkit_emit(ctx, &e.rec, sizeof(e));
 	return 0;
 }

@@ -3,12 +3,13 @@
 #ifndef BASHREADLINE_H
 #define BASHREADLINE_H
 
-#include "bpfkit/types.h"
+#include "bpfkit/channel.h"
 
 /* The longest line sent, with its NUL; longer lines are cut. */
 #define BASHREADLINE_LINE_LEN 256
 
 struct bashreadline_event {
+	struct bpfkit_record rec; /* first: the time it was sent */
 	__u32 pid; /* tgid of the bash */
 	__u32 uid;
 	__u32 len; /* bytes in line, without the NUL */

@@ -3,7 +3,7 @@
 #ifndef GETHOSTLATENCY_H
 #define GETHOSTLATENCY_H
 
-#include "bpfkit/types.h"
+#include "bpfkit/channel.h"
 
 /* The longest host name sent, with its NUL; longer names are cut. */
 #define GETHOSTLATENCY_HOST_LEN 256
@@ -16,6 +16,7 @@ enum gethostlatency_func {
 };
 
 struct gethostlatency_event {
+	struct bpfkit_record rec; /* first: the time it was sent */
 	__u32 pid; /* tgid */
 	__u32 tid;
 	__u32 uid;

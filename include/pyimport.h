@@ -3,12 +3,13 @@
 #ifndef PYIMPORT_H
 #define PYIMPORT_H
 
-#include "bpfkit/types.h"
+#include "bpfkit/channel.h"
 
 /* The longest module name sent, with its NUL; longer names are cut. */
 #define PYIMPORT_NAME_LEN 128
 
 struct pyimport_event {
+	struct bpfkit_record rec; /* first: the time it was sent */
 	__u32 pid; /* tgid of the Python process */
 	__u32 tid;
 	__u32 uid;

@@ -60,7 +60,7 @@ static void print_event(void *ctx, const void *data, size_t size)
 		return;
 	len = e->len < sizeof(e->line) ? e->len : sizeof(e->line) - 1;
 	if (bpfkit_output_json()) {
-		bpfkit_json_begin(&j, stdout);
+		bpfkit_json_begin(&j, stdout, &e->rec);
 		bpfkit_json_uint(&j, "pid", e->pid);
 		bpfkit_json_uint(&j, "uid", e->uid);
 		bpfkit_json_str(&j, "comm", e->comm, sizeof(e->comm));
@@ -68,7 +68,7 @@ static void print_event(void *ctx, const void *data, size_t size)
 		bpfkit_json_end(&j);
 		return;
 	}
-	bpfkit_print_time();
+	bpfkit_print_time(&e->rec);
 	printf("%-*u %-*u ", PID_W, e->pid, UID_W, e->uid);
 	bpfkit_print_str(e->comm, sizeof(e->comm), COMM_W);
 	bpfkit_col_escape(stdout, e->line, len, false);

@@ -107,7 +107,7 @@ static void print_event(void *ctx, const void *data, size_t size)
 		return;
 	func = func_name(e->func);
 	if (bpfkit_output_json()) {
-		bpfkit_json_begin(&j, stdout);
+		bpfkit_json_begin(&j, stdout, &e->rec);
 		bpfkit_json_uint(&j, "pid", e->pid);
 		bpfkit_json_uint(&j, "tid", e->tid);
 		bpfkit_json_uint(&j, "uid", e->uid);
@@ -118,7 +118,7 @@ static void print_event(void *ctx, const void *data, size_t size)
 		bpfkit_json_end(&j);
 		return;
 	}
-	bpfkit_print_time();
+	bpfkit_print_time(&e->rec);
 	printf("%-*u ", PID_W, e->pid);
 	bpfkit_print_str(e->comm, sizeof(e->comm), COMM_W);
 	printf("%-*s %*.3f ", FUNC_W, func, LAT_W, e->latency_ns / 1e6);

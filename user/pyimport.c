@@ -60,7 +60,7 @@ static void print_event(void *ctx, const void *data, size_t size)
 	if (size < sizeof(*e))
 		return;
 	if (bpfkit_output_json()) {
-		bpfkit_json_begin(&j, stdout);
+		bpfkit_json_begin(&j, stdout, &e->rec);
 		bpfkit_json_uint(&j, "pid", e->pid);
 		bpfkit_json_uint(&j, "tid", e->tid);
 		bpfkit_json_uint(&j, "uid", e->uid);
@@ -71,7 +71,7 @@ static void print_event(void *ctx, const void *data, size_t size)
 		bpfkit_json_end(&j);
 		return;
 	}
-	bpfkit_print_time();
+	bpfkit_print_time(&e->rec);
 	printf("%-*u ", PID_W, e->pid);
 	bpfkit_print_str(e->comm, sizeof(e->comm), COMM_W);
 	printf("%*.3f %-*s ", LAT_W, e->latency_ns / 1e6, FOUND_W,

@@ -9,6 +9,7 @@
 #include "cli.h"
 #include "diag.h"
 #include "kernel.h"
+#include "output.h"
 #include "setup.h"
 
 void bpfkit_setup(const struct bpfkit_tool *tool, int argc, char **argv)
@@ -85,12 +86,16 @@ static struct bpf_link **link_of(struct bpf_object_skeleton *s,
 	return NULL;
 }
 
-/* Open the event channel when FN is set, before anything is attached. */
+/*
+ * Open the event channel when FN is set, before anything is attached, and
+ * start the clock: times count from here, so no event comes before the start.
+ */
 static int open_channel(struct bpf_object_skeleton *s, bpfkit_event_fn fn,
 			void *ctx, struct bpfkit_channel **ch)
 {
 	int err;
 
+	bpfkit_output_start();
 	if (!fn)
 		return 0;
 	*ch = bpfkit_channel_open(*s->obj, &bpfkit_opts.channel, fn, ctx);
