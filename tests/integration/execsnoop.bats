@@ -213,6 +213,19 @@ unique_true() {
 	refute grep -Eq "^true +$excluded " "$OUT"
 }
 
+@test "execsnoop: what -l leaves out is counted filtered, not as events" {
+	token=bk-l-$RANDOM$RANDOM
+	start_tool execsnoop -j -l "$token"
+	exec_at /bin/true true no-match
+	exec_at /bin/true true "pre-$token-post"
+	wait_for "$OUT" "pre-$token-post" 5
+	stop_tool
+	jq -es '.[-1] as $s | map(select(.type == null)) |
+		length == $s.events and $s.filtered >= 1 and
+		$s.events + $s.filtered + $s.lost == $s.produced' "$OUT"
+	grep -Eq '^execsnoop: [0-9]+ events, [0-9]+ lost.*, [1-9][0-9]* filtered$' "$ERR"
+}
+
 @test "execsnoop: -u and -U include the user's execs, exclude others" {
 	start_tool execsnoop -u 65534 -U
 	exec_at /bin/true true as-root
