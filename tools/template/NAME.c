@@ -33,13 +33,16 @@ static const struct bpfkit_tool tool = {
 };
 
 /* Print one record from the kernel, as columns or as JSON. */
-static enum bpfkit_verdict print_event(void *ctx, const void *data,
-				       size_t size)
+static enum bpfkit_verdict print_event(void *ctx, const void *data, size_t size)
 {
 	const struct @IDENT@_event *e = data;
 	struct bpfkit_json j;
 
-	/* Drop short records; longer ones are perf's padding. */
+	/*
+	 * A short record is unreadable (the summary counts it lost); longer
+	 * ones are perf's padding. Return BPFKIT_FILTERED for a record a
+	 * user-space filter of yours leaves out.
+	 */
 	if (size < sizeof(*e))
 		return BPFKIT_UNREADABLE;
 	if (bpfkit_output_json()) {
