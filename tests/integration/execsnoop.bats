@@ -240,10 +240,11 @@ unique_true() {
 }
 
 @test "execsnoop: -p includes the process, excludes others" {
-	# A process that execs once told to (or after 10 s, if never told).
+	# A process that execs once told to (or after 10 s times TIME_SCALE,
+	# if never told: the tool may take that long to start in the guest).
 	go=$BATS_TEST_TMPDIR/go
 	mkfifo "$go"
-	(exec 3>&-; read -r -t 10 _ <>"$go"
+	(exec 3>&-; read -r -t $((10 * TIME_SCALE)) _ <>"$go"
 	 exec "$HELPERS/exec-at" /bin/true true p-in >/dev/null) &
 	target=$!
 	start_tool execsnoop -p "$target"
