@@ -49,11 +49,15 @@ __noinline int stage(__u64 path_addr, __u64 argv_addr, int fd, __u32 flags)
 	long n;
 
 	/* Start from a zeroed record for this thread. */
-	if (bpf_map_update_elem(&execs, &tid, &empty_event, BPF_ANY))
+	if (bpf_map_update_elem(&execs, &tid, &empty_event, BPF_ANY)) {
+		bpfkit_drop(BPFKIT_STAGING_FULL);
 		return 0;
+	}
 	e = bpf_map_lookup_elem(&execs, &tid);
-	if (!e)
+	if (!e) {
+		bpfkit_drop(BPFKIT_READ_FAILED);
 		return 0;
+	}
 	e->tid = tid;
 	e->fd = fd;
 	e->flags = flags;
@@ -133,7 +137,8 @@ int exec_rekey(struct trace_event_raw_sched_process_exec *ctx)
 	e = bpf_map_lookup_elem(&execs, &old);
 	if (!e)
 		return 0;
-	bpf_map_update_elem(&execs, &tid, e, BPF_ANY);
+	if (bpf_map_update_elem(&execs, &tid, e, BPF_ANY))
+		bpfkit_drop(BPFKIT_STAGING_FULL);
 	bpf_map_delete_elem(&execs, &old);
 	return 0;
 }

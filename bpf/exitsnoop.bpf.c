@@ -15,6 +15,9 @@ char LICENSE[] SEC("license") = "GPL";
 const volatile bool threads = false;
 const volatile bool failed_only = false;
 
+/* vmlinux.h has no errno names. */
+#define EEXIST 17
+
 /* SIGNAL_GROUP_EXIT in signal_struct.flags: exit_group() or a fatal signal. */
 #define GROUP_EXIT 0x4
 
@@ -36,14 +39,21 @@ struct {
 	__type(value, __u8);
 } exitsnoop_reported SEC(".maps");
 
-/* True the first time this is asked for the process pid started at start. */
+/*
+ * True the first time this is asked for the process pid started at start.
+ * When the map refuses the entry (not for being there already), the
+ * process cannot be reported once only: it is counted lost.
+ */
 static __always_inline bool first_report(__u32 pid, __u64 start)
 {
 	struct process_key key = { .pid = pid, .start = start };
 	__u8 one = 1;
+	long err;
 
-	return !bpf_map_update_elem(&exitsnoop_reported, &key, &one,
-				    BPF_NOEXIST);
+	err = bpf_map_update_elem(&exitsnoop_reported, &key, &one, BPF_NOEXIST);
+	if (err && err != -EEXIST)
+		bpfkit_drop(BPFKIT_STAGING_FULL);
+	return !err;
 }
 
 SEC("tracepoint/sched/sched_process_exit")

@@ -34,11 +34,16 @@ static __always_inline int lookup_start(const char *host, __u32 func)
 
 	if (!bpfkit_selected())
 		return 0;
-	if (bpf_map_update_elem(&gethostlatency_started, &tid, &empty, BPF_ANY))
+	if (bpf_map_update_elem(&gethostlatency_started, &tid, &empty,
+				BPF_ANY)) {
+		bpfkit_drop(BPFKIT_STAGING_FULL);
 		return 0;
+	}
 	e = bpf_map_lookup_elem(&gethostlatency_started, &tid);
-	if (!e)
+	if (!e) {
+		bpfkit_drop(BPFKIT_READ_FAILED);
 		return 0;
+	}
 	e->pid = id >> 32;
 	e->tid = tid;
 	e->uid = bpf_get_current_uid_gid();

@@ -46,7 +46,8 @@ static __always_inline int enter(__u64 path, __u64 flags, __u32 mode,
 
 	if (!bpfkit_selected())
 		return 0;
-	bpf_map_update_elem(&opensnoop_args, &tid, &a, BPF_ANY);
+	if (bpf_map_update_elem(&opensnoop_args, &tid, &a, BPF_ANY))
+		bpfkit_drop(BPFKIT_STAGING_FULL);
 	return 0;
 }
 
@@ -61,9 +62,13 @@ static __always_inline int leave(void *ctx, long ret)
 	a = bpf_map_lookup_elem(&opensnoop_args, &tid);
 	if (!a)
 		return 0;
-	e = bpf_map_lookup_elem(&opensnoop_scratch, &zero);
-	if (!e || (failed_only && ret >= 0))
+	if (failed_only && ret >= 0)
 		goto out;
+	e = bpf_map_lookup_elem(&opensnoop_scratch, &zero);
+	if (!e) {
+		bpfkit_drop(BPFKIT_READ_FAILED);
+		goto out;
+	}
 
 	/* Fill the record; the path is in memory now that the kernel read it. */
 	e->pid = pid_tgid >> 32;

@@ -42,7 +42,8 @@ int BPF_USDT(import_start, const char *name)
 	if (!bpfkit_selected())
 		return 0;
 	now = bpf_ktime_get_ns();
-	bpf_map_update_elem(&pyimport_started, &key, &now, BPF_ANY);
+	if (bpf_map_update_elem(&pyimport_started, &key, &now, BPF_ANY))
+		bpfkit_drop(BPFKIT_STAGING_FULL);
 	return 0;
 }
 

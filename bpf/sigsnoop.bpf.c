@@ -47,7 +47,12 @@ static __always_inline int kill_enter(__s32 tpid, __s32 sig)
 
 	if ((target_sig && sig != target_sig) || !bpfkit_selected())
 		return 0;
-	bpf_map_update_elem(&sigsnoop_calls, &tid, &k, BPF_ANY);
+	/*
+	 * Unstaged, the call's failure cannot be reported, nor its signal
+	 * with -k: count it lost (without -k the signal is still sent).
+	 */
+	if (bpf_map_update_elem(&sigsnoop_calls, &tid, &k, BPF_ANY))
+		bpfkit_drop(BPFKIT_STAGING_FULL);
 	return 0;
 }
 

@@ -50,14 +50,14 @@ static const struct bpfkit_tool tool = {
 	.own_parser = parse_arg,
 };
 
-static void print_event(void *ctx, const void *data, size_t size)
+static enum bpfkit_verdict print_event(void *ctx, const void *data, size_t size)
 {
 	const struct bashreadline_event *e = data;
 	size_t len;
 	struct bpfkit_json j;
 
 	if (size < sizeof(*e))
-		return;
+		return BPFKIT_UNREADABLE;
 	len = e->len < sizeof(e->line) ? e->len : sizeof(e->line) - 1;
 	if (bpfkit_output_json()) {
 		bpfkit_json_begin(&j, stdout, &e->rec);
@@ -66,13 +66,14 @@ static void print_event(void *ctx, const void *data, size_t size)
 		bpfkit_json_str(&j, "comm", e->comm, sizeof(e->comm));
 		bpfkit_json_str(&j, "line", e->line, len);
 		bpfkit_json_end(&j);
-		return;
+		return BPFKIT_SHOWN;
 	}
 	bpfkit_print_time(&e->rec);
 	printf("%-*u %-*u ", PID_W, e->pid, UID_W, e->uid);
 	bpfkit_print_str(e->comm, sizeof(e->comm), COMM_W);
 	bpfkit_col_escape(stdout, e->line, len, false);
 	putchar('\n');
+	return BPFKIT_SHOWN;
 }
 
 int main(int argc, char **argv)

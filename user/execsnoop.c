@@ -281,18 +281,19 @@ static void print_columns(const struct execsnoop_event *e, size_t size)
 	putchar('\n');
 }
 
-static void print_event(void *ctx, const void *data, size_t size)
+static enum bpfkit_verdict print_event(void *ctx, const void *data, size_t size)
 {
 	const struct execsnoop_event *e = data;
 
 	if (size < offsetof(struct execsnoop_event, args))
-		return;
+		return BPFKIT_UNREADABLE;
 	if (!line_matches(e, size))
-		return;
+		return BPFKIT_FILTERED;
 	if (bpfkit_output_json())
 		print_json(e, size);
 	else
 		print_columns(e, size);
+	return BPFKIT_SHOWN;
 }
 
 int main(int argc, char **argv)

@@ -105,22 +105,23 @@ static void print_json(const struct exitsnoop_event *e)
 	bpfkit_json_end(&j);
 }
 
-static void print_event(void *ctx, const void *data, size_t size)
+static enum bpfkit_verdict print_event(void *ctx, const void *data, size_t size)
 {
 	const struct exitsnoop_event *e = data;
 	char exit[32];
 
 	if (size < sizeof(*e))
-		return;
+		return BPFKIT_UNREADABLE;
 	if (bpfkit_output_json()) {
 		print_json(e);
-		return;
+		return BPFKIT_SHOWN;
 	}
 	describe(e->exit_code, exit, sizeof(exit));
 	bpfkit_print_time(&e->rec);
 	bpfkit_print_str(e->comm, sizeof(e->comm), COMM_W);
 	printf("%-*u %-*u %-*u %*.3f %s\n", PID_W, e->pid, PID_W, e->ppid,
 	       PID_W, e->tid, AGE_W, e->age_ns / 1e9, exit);
+	return BPFKIT_SHOWN;
 }
 
 int main(int argc, char **argv)

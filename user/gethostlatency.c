@@ -97,14 +97,14 @@ static const char *mapped_libc(char *buf, size_t len)
 	return found;
 }
 
-static void print_event(void *ctx, const void *data, size_t size)
+static enum bpfkit_verdict print_event(void *ctx, const void *data, size_t size)
 {
 	const struct gethostlatency_event *e = data;
 	struct bpfkit_json j;
 	const char *func;
 
 	if (size < sizeof(*e))
-		return;
+		return BPFKIT_UNREADABLE;
 	func = func_name(e->func);
 	if (bpfkit_output_json()) {
 		bpfkit_json_begin(&j, stdout, &e->rec);
@@ -116,7 +116,7 @@ static void print_event(void *ctx, const void *data, size_t size)
 		bpfkit_json_uint(&j, "latency_ns", e->latency_ns);
 		bpfkit_json_str(&j, "host", e->host, sizeof(e->host));
 		bpfkit_json_end(&j);
-		return;
+		return BPFKIT_SHOWN;
 	}
 	bpfkit_print_time(&e->rec);
 	printf("%-*u ", PID_W, e->pid);
@@ -124,6 +124,7 @@ static void print_event(void *ctx, const void *data, size_t size)
 	printf("%-*s %*.3f ", FUNC_W, func, LAT_W, e->latency_ns / 1e6);
 	bpfkit_col_escape(stdout, e->host, sizeof(e->host), false);
 	putchar('\n');
+	return BPFKIT_SHOWN;
 }
 
 int main(int argc, char **argv)

@@ -286,14 +286,14 @@ static const char *attach_name(int type)
 	return type >= 0 && type < HB_ATTACH_COUNT ? attach_names[type] : "?";
 }
 
-static void print_event(void *ctx, const void *data, size_t size)
+static enum bpfkit_verdict print_event(void *ctx, const void *data, size_t size)
 {
 	const bool *with_attach = ctx;
 	const struct hello_buffer_event *e = data;
 	struct bpfkit_json j;
 
 	if (size < sizeof(*e))
-		return;
+		return BPFKIT_UNREADABLE;
 	if (bpfkit_output_json()) {
 		bpfkit_json_begin(&j, stdout, &e->rec);
 		bpfkit_json_int(&j, "pid", e->pid);
@@ -304,7 +304,7 @@ static void print_event(void *ctx, const void *data, size_t size)
 				strlen(attach_name(e->attach)));
 		bpfkit_json_str(&j, "path", e->path, sizeof(e->path));
 		bpfkit_json_end(&j);
-		return;
+		return BPFKIT_SHOWN;
 	}
 	bpfkit_print_time(&e->rec);
 	printf("%d %d ", e->pid, e->uid);
@@ -317,6 +317,7 @@ static void print_event(void *ctx, const void *data, size_t size)
 		bpfkit_col_escape(stdout, e->path, sizeof(e->path), false);
 	}
 	putchar('\n');
+	return BPFKIT_SHOWN;
 }
 
 /*

@@ -73,7 +73,7 @@ static const char *syscall_name(long nr, char *buf, size_t size)
 	return buf;
 }
 
-static void print_event(void *ctx, const void *data, size_t size)
+static enum bpfkit_verdict print_event(void *ctx, const void *data, size_t size)
 {
 	const struct hello_tail_event *e = data;
 	const char *message, *name;
@@ -82,7 +82,7 @@ static void print_event(void *ctx, const void *data, size_t size)
 
 	if (size < sizeof(*e) || e->kind < HELLO_TAIL_EXEC ||
 	    e->kind > HELLO_TAIL_OTHER)
-		return;
+		return BPFKIT_UNREADABLE;
 	message = messages[e->kind];
 	name = syscall_name(e->nr, buf, sizeof(buf));
 	if (bpfkit_output_json()) {
@@ -94,7 +94,7 @@ static void print_event(void *ctx, const void *data, size_t size)
 		bpfkit_json_int(&j, "nr", e->nr);
 		bpfkit_json_str(&j, "message", message, strlen(message));
 		bpfkit_json_end(&j);
-		return;
+		return BPFKIT_SHOWN;
 	}
 	bpfkit_print_time(&e->rec);
 	printf("%-*d %-*d ", PID_W, e->pid, UID_W, e->uid);
@@ -103,6 +103,7 @@ static void print_event(void *ctx, const void *data, size_t size)
 		printf("%s: %s\n", message, name);
 	else
 		printf("%s\n", message);
+	return BPFKIT_SHOWN;
 }
 
 /* The target program for syscall NAME, or NULL to leave it to dispatch. */

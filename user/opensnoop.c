@@ -156,7 +156,7 @@ static void print_json(const struct opensnoop_event *e, size_t path_len,
 	bpfkit_json_end(&j);
 }
 
-static void print_event(void *ctx, const void *data, size_t size)
+static enum bpfkit_verdict print_event(void *ctx, const void *data, size_t size)
 {
 	const size_t head = offsetof(struct opensnoop_event, path);
 	const struct opensnoop_event *e = data;
@@ -165,17 +165,17 @@ static void print_event(void *ctx, const void *data, size_t size)
 
 	/* Accept a header and any part of the path; perf may pad the end. */
 	if (size <= head)
-		return;
+		return BPFKIT_UNREADABLE;
 	path_len = size - head < OPENSNOOP_PATH_MAX ? size - head :
 						      OPENSNOOP_PATH_MAX;
 	path_len = strnlen(e->path, path_len);
 	if (env.name && !memmem(e->path, path_len, env.name, strlen(env.name)))
-		return;
+		return BPFKIT_FILTERED;
 	if (env.flags)
 		decode_flags(e->flags, flags, sizeof(flags));
 	if (bpfkit_output_json()) {
 		print_json(e, path_len, env.flags ? flags : NULL);
-		return;
+		return BPFKIT_SHOWN;
 	}
 	snprintf(err, sizeof(err), "%s",
 		 e->ret >= 0			? "0" :
@@ -189,6 +189,7 @@ static void print_event(void *ctx, const void *data, size_t size)
 		printf("%-*s ", FLAGS_W, flags);
 	bpfkit_col_escape(stdout, e->path, path_len, false);
 	putchar('\n');
+	return BPFKIT_SHOWN;
 }
 
 /* Load only the opens this kernel has; fail when it has none. */

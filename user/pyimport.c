@@ -52,13 +52,13 @@ static const struct bpfkit_tool tool = {
 	.own_parser = parse_arg,
 };
 
-static void print_event(void *ctx, const void *data, size_t size)
+static enum bpfkit_verdict print_event(void *ctx, const void *data, size_t size)
 {
 	const struct pyimport_event *e = data;
 	struct bpfkit_json j;
 
 	if (size < sizeof(*e))
-		return;
+		return BPFKIT_UNREADABLE;
 	if (bpfkit_output_json()) {
 		bpfkit_json_begin(&j, stdout, &e->rec);
 		bpfkit_json_uint(&j, "pid", e->pid);
@@ -69,7 +69,7 @@ static void print_event(void *ctx, const void *data, size_t size)
 		bpfkit_json_bool(&j, "found", e->found);
 		bpfkit_json_uint(&j, "latency_ns", e->latency_ns);
 		bpfkit_json_end(&j);
-		return;
+		return BPFKIT_SHOWN;
 	}
 	bpfkit_print_time(&e->rec);
 	printf("%-*u ", PID_W, e->pid);
@@ -78,6 +78,7 @@ static void print_event(void *ctx, const void *data, size_t size)
 	       e->found ? "yes" : "no");
 	bpfkit_col_escape(stdout, e->module, sizeof(e->module), false);
 	putchar('\n');
+	return BPFKIT_SHOWN;
 }
 
 int main(int argc, char **argv)

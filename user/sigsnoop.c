@@ -113,7 +113,7 @@ static const char *result_name(const struct sigsnoop_event *e)
 	return "UNKNOWN";
 }
 
-static void print_event(void *ctx, const void *data, size_t size)
+static enum bpfkit_verdict print_event(void *ctx, const void *data, size_t size)
 {
 	const struct sigsnoop_event *e = data;
 	struct bpfkit_json j;
@@ -121,7 +121,7 @@ static void print_event(void *ctx, const void *data, size_t size)
 	const char *sig;
 
 	if (size < sizeof(*e))
-		return;
+		return BPFKIT_UNREADABLE;
 	sig = bpfkit_signal_name(e->sig, buf, sizeof(buf));
 	if (bpfkit_output_json()) {
 		bpfkit_json_begin(&j, stdout, &e->rec);
@@ -139,7 +139,7 @@ static void print_event(void *ctx, const void *data, size_t size)
 		bpfkit_json_bool(&j, "kill", e->kill);
 		bpfkit_json_bool(&j, "group", e->group);
 		bpfkit_json_end(&j);
-		return;
+		return BPFKIT_SHOWN;
 	}
 	bpfkit_print_time(&e->rec);
 	printf("%-*u ", PID_W, e->pid);
@@ -148,6 +148,7 @@ static void print_event(void *ctx, const void *data, size_t size)
 	bpfkit_print_str(e->tcomm[0] ? e->tcomm : "-", sizeof(e->tcomm),
 			 COMM_W);
 	printf("%s\n", result_name(e));
+	return BPFKIT_SHOWN;
 }
 
 /* Load the kill-family programs this kernel has tracepoints for. */

@@ -134,4 +134,30 @@ static __always_inline long bpfkit_emit(void *ctx, struct bpfkit_record *rec,
 	return err;
 }
 
+/* Why an event was given up before it reached bpfkit_emit(). */
+enum bpfkit_drop_reason {
+	BPFKIT_STAGING_FULL, /* a map update failed: full, or no memory */
+	BPFKIT_READ_FAILED, /* a lookup that should find its entry did not */
+};
+
+/*
+ * Count an event the BPF side gives up on the way to the channel, say when
+ * its staging map is full: it is produced and lost, so that user space
+ * accounts for it like a record that found no room.
+ */
+static __always_inline void bpfkit_drop(enum bpfkit_drop_reason reason)
+{
+	struct bpfkit_stats *stats;
+	__u32 zero = 0;
+
+	stats = bpf_map_lookup_elem(&bpfkit_stats, &zero);
+	if (!stats)
+		return;
+	__sync_fetch_and_add(&stats->produced, 1);
+	if (reason == BPFKIT_STAGING_FULL)
+		__sync_fetch_and_add(&stats->staging_full, 1);
+	else
+		__sync_fetch_and_add(&stats->read_failed, 1);
+}
+
 #endif /* BPFKIT_CHANNEL_BPF_H */

@@ -26,10 +26,16 @@ struct bpfkit_record {
 	__u64 ktime_ns;
 };
 
-/* Per-CPU counters of the event channel. */
+/*
+ * Per-CPU counters of the event channel. An event is produced when the BPF
+ * side tries to emit its record, or when it gives the event up before that
+ * because a map on its way failed (bpfkit_drop()); each of those is lost.
+ */
 struct bpfkit_stats {
-	__u64 produced; /* records the BPF side tried to emit */
-	__u64 dropped; /* records that found no room and were lost */
+	__u64 produced; /* events emitted or dropped on the way */
+	__u64 dropped; /* records that found no room in the buffer */
+	__u64 staging_full; /* events a staging map had no room for */
+	__u64 read_failed; /* events whose staged or scratch entry was missing */
 };
 
 #endif /* BPFKIT_CHANNEL_CFG_H */

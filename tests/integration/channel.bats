@@ -67,12 +67,15 @@ storm() {
 @test "channel: perf overflow is counted exactly: delivered + lost == produced" {
 	storm --buffer-pages 1 --slow 50
 	jq -es '.[-1] | .produced == 100000 and .lost > 0 and
-		.events + .lost == .produced' "$OUT"
+		.events + .lost == .produced and .filtered == 0 and
+		.buffer_full == .lost' "$OUT"
 	# Losses were reported live, as JSON records and on stderr.
 	jq -es '[.[] | select(.type == "lost") | .lost] | add > 0' "$OUT"
-	grep -q '^storm: lost [0-9]* events' "$ERR"
+	jq -es 'map(select(.type == "lost")) |
+		all(.lost == .buffer_full + .staging_full + .read_failed)' "$OUT"
+	grep -q '^storm: lost [0-9]* events.*: the reader fell behind' "$ERR"
 	total=$(jq -s '.[-1].lost' "$OUT")
-	grep -q "^storm: [0-9]* events, $total lost\$" "$ERR"
+	grep -q "^storm: [0-9]* events, $total lost ($total buffer full)\$" "$ERR"
 }
 
 @test "channel: ring overflow is counted exactly: delivered + lost == produced" {

@@ -235,6 +235,19 @@ unique_true() {
 	refute grep -Eq "^true +$excluded " "$OUT"
 }
 
+@test "execsnoop: what -l leaves out is counted filtered, not as events" {
+	token=bk-l-$RANDOM$RANDOM
+	start_tool execsnoop -j -l "$token"
+	exec_at /bin/true true no-match
+	exec_at /bin/true true "pre-$token-post"
+	wait_for "$OUT" "pre-$token-post" 5
+	stop_tool
+	jq -es '.[-1] as $s | map(select(.type == null)) |
+		length == $s.events and $s.filtered >= 1 and
+		$s.events + $s.filtered + $s.lost == $s.produced' "$OUT"
+	grep -Eq '^execsnoop: [0-9]+ events, [0-9]+ lost.*, [1-9][0-9]* filtered$' "$ERR"
+}
+
 @test "execsnoop: -u and -U include the user's execs, exclude others" {
 	start_tool execsnoop -u 65534 -U
 	exec_at /bin/true true as-root
@@ -249,10 +262,11 @@ unique_true() {
 }
 
 @test "execsnoop: -p includes the process, excludes others" {
-	# A process that execs once told to (or after 10 s, if never told).
+	# A process that execs once told to (or after 10 s times TIME_SCALE,
+	# if never told: the tool may take that long to start in the guest).
 	go=$BATS_TEST_TMPDIR/go
 	mkfifo "$go"
-	(exec 3>&-; read -r -t 10 _ <>"$go"
+	(exec 3>&-; read -r -t $((10 * TIME_SCALE)) _ <>"$go"
 	 exec "$HELPERS/exec-at" /bin/true true p-in >/dev/null) &
 	target=$!
 	start_tool execsnoop -p "$target"

@@ -105,6 +105,42 @@ line() {
 	jq -es 'map(select(.type == "summary")) | length == 1' "$OUT"
 }
 
+@test "opensnoop: what -n leaves out is counted filtered, not as events" {
+	trigger "$(unique_comm)" "$BATS_TEST_TMPDIR/t" "$FILE" "$MISSING"
+	start_tool opensnoop -p "$TRIG_PID" -n "no-such-$RANDOM"
+	touch "$GO"
+	wait $JOBS
+	stop_tool
+	[ "$TOOL_STATUS" = 0 ]
+	[ "$(wc -l <"$OUT")" = 1 ] # the header only
+	grep -qx 'opensnoop: 0 events, 0 lost, 2 filtered' "$ERR"
+}
+
+@test "opensnoop: -j's summary gives filtered apart from events" {
+	trigger "$(unique_comm)" "$BATS_TEST_TMPDIR/t" "$FILE" "$MISSING"
+	start_tool opensnoop -j -p "$TRIG_PID" -n "${FILE##*/}"
+	touch "$GO"
+	wait $JOBS
+	wait_for "$OUT" "\"path\":\"$FILE\"" 5
+	stop_tool
+	jq -es --arg f "$FILE" 'map(select(.type == null)) |
+		length == 1 and .[0].path == $f' "$OUT"
+	jq -es '.[-1] | .type == "summary" and .events == 1 and
+		.filtered == 1 and .lost == 0 and .produced == 2' "$OUT"
+}
+
+@test "opensnoop: -n no-such -d 2 prints nothing and reports no events" {
+	trigger "$(unique_comm)" "$BATS_TEST_TMPDIR/t" "$FILE" "$MISSING"
+	start_tool opensnoop -n "no-such-$RANDOM" -d 2
+	touch "$GO"
+	wait $JOBS
+	wait "$TOOL_PID"
+	TOOL_PID=
+	[ "$(wc -l <"$OUT")" = 1 ]
+	filtered=$(sed -En 's/^opensnoop: 0 events, [0-9]+ lost.*, ([0-9]+) filtered$/\1/p' "$ERR")
+	[ "$filtered" -ge 2 ]
+}
+
 @test "opensnoop: bad options exit 2 with one line and no output" {
 	run --separate-stderr "$BIN/opensnoop" -n ""
 	[ "$status" = 2 ] && [ -z "$output" ]

@@ -48,10 +48,11 @@ static const struct bpfkit_tool tool = {
 	.own_parser = parse_own,
 };
 
-static void on_event(void *ctx, const void *data, size_t size)
+static enum bpfkit_verdict on_event(void *ctx, const void *data, size_t size)
 {
 	if (slow_us)
 		usleep(slow_us);
+	return BPFKIT_SHOWN;
 }
 
 static void on_stock_event(void *ctx, int cpu, void *data, __u32 size)

@@ -31,7 +31,7 @@ static char *ring = (char *)ring_mem; /* where put() writes */
 static struct seen seen;
 static struct bpfkit_sink sink;
 
-static void on_record(void *ctx, const void *data, size_t size)
+static enum bpfkit_verdict on_record(void *ctx, const void *data, size_t size)
 {
 	struct seen *s = ctx;
 
@@ -41,6 +41,12 @@ static void on_record(void *ctx, const void *data, size_t size)
 	memcpy(s->text[s->n], (const char *)data + sizeof(__u64),
 	       sizeof(s->text[0]));
 	s->n++;
+	/* A tool's verdict: records reading "f..." filtered, "u..." short. */
+	if (s->text[s->n - 1][0] == 'f')
+		return BPFKIT_FILTERED;
+	if (s->text[s->n - 1][0] == 'u')
+		return BPFKIT_UNREADABLE;
+	return BPFKIT_SHOWN;
 }
 
 static int reset(void **state)
@@ -263,6 +269,38 @@ static void test_accounting_unreported_drops(void **state)
 	assert_int_equal(s.delivered + s.lost, s.produced);
 }
 
+/*
+ * Loss by reason: buffer full, BPF staging full, read failed (in BPF or a
+ * record too short for the tool); filtered records are delivered, not
+ * shown; shown + filtered + lost == delivered + lost == produced.
+ */
+static void test_accounting_reasons(void **state)
+{
+	const struct bpfkit_stats percpu[2] = {
+		{ .produced = 7, .dropped = 2, .staging_full = 3 },
+		{ .produced = 3, .read_failed = 1 },
+	};
+	struct bpfkit_channel_stats s;
+	__u64 end = 0;
+
+	end += put_sample(end, 1, "a");
+	end += put_sample(end, 2, "f");
+	end += put_sample(end, 3, "u");
+	end += put_sample(end, 4, "b");
+	read_one(0, end);
+
+	bpfkit_channel_tally(percpu, 2, &sink, &s);
+	assert_int_equal(s.delivered, 3);
+	assert_int_equal(s.shown, 2);
+	assert_int_equal(s.filtered, 1);
+	assert_int_equal(s.buffer_full, 2);
+	assert_int_equal(s.staging_full, 3);
+	assert_int_equal(s.read_failed, 2);
+	assert_int_equal(s.lost, 7);
+	assert_int_equal(s.delivered + s.lost, s.produced);
+	assert_int_equal(s.shown + s.filtered + s.lost, s.produced);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -275,6 +313,7 @@ int main(void)
 		cmocka_unit_test_setup(test_merge_by_time, reset),
 		cmocka_unit_test_setup(test_accounting, reset),
 		cmocka_unit_test_setup(test_accounting_unreported_drops, reset),
+		cmocka_unit_test_setup(test_accounting_reasons, reset),
 	};
 
 	return cmocka_run_group_tests_name("channel", tests, NULL, NULL);

@@ -33,27 +33,32 @@ static const struct bpfkit_tool tool = {
 };
 
 /* Print one record from the kernel, as columns or as JSON. */
-static void print_event(void *ctx, const void *data, size_t size)
+static enum bpfkit_verdict print_event(void *ctx, const void *data, size_t size)
 {
 	const struct @IDENT@_event *e = data;
 	struct bpfkit_json j;
 
-	/* Drop short records; longer ones are perf's padding. */
+	/*
+	 * A short record is unreadable (the summary counts it lost); longer
+	 * ones are perf's padding. Return BPFKIT_FILTERED for a record a
+	 * user-space filter of yours leaves out.
+	 */
 	if (size < sizeof(*e))
-		return;
+		return BPFKIT_UNREADABLE;
 	if (bpfkit_output_json()) {
 		bpfkit_json_begin(&j, stdout, &e->rec);
 		bpfkit_json_uint(&j, "pid", e->pid);
 		bpfkit_json_uint(&j, "uid", e->uid);
 		bpfkit_json_str(&j, "comm", e->comm, sizeof(e->comm));
 		bpfkit_json_end(&j);
-		return;
+		return BPFKIT_SHOWN;
 	}
 	bpfkit_print_time(&e->rec);
 	printf("%-*u %-*u ", PID_W, e->pid, UID_W, e->uid);
 	/* Kernel strings go through the escaping helper, never raw printf. */
 	bpfkit_col_escape(stdout, e->comm, sizeof(e->comm), false);
 	putchar('\n');
+	return BPFKIT_SHOWN;
 }
 
 int main(int argc, char **argv)

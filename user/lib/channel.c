@@ -36,7 +36,7 @@ struct bpfkit_channel {
 	int ncpus;
 	struct bpfkit_stats *percpu; /* scratch for reading bpfkit_stats */
 	struct bpfkit_sink sink;
-	__u64 reported_lost; /* lost records reported so far */
+	struct bpfkit_channel_stats reported; /* the loss reported so far */
 	__u64 last_flush_ns;
 };
 
@@ -133,8 +133,17 @@ int bpfkit_channel_prepare(struct bpf_object *obj,
 
 static void deliver(struct bpfkit_sink *sink, const void *data, size_t size)
 {
+	switch (sink->fn(sink->ctx, data, size)) {
+	case BPFKIT_UNREADABLE:
+		sink->unreadable++;
+		return;
+	case BPFKIT_FILTERED:
+		sink->filtered++;
+		break;
+	case BPFKIT_SHOWN:
+		break;
+	}
 	sink->delivered++;
-	sink->fn(sink->ctx, data, size);
 }
 
 /* Copy LEN bytes from offset OFF of a RING of SIZE bytes, wrapping at its end. */
@@ -439,14 +448,22 @@ void bpfkit_channel_tally(const struct bpfkit_stats *percpu, int ncpus,
 	for (i = 0; i < ncpus; i++) {
 		stats->produced += percpu[i].produced;
 		dropped += percpu[i].dropped;
+		stats->staging_full += percpu[i].staging_full;
+		stats->read_failed += percpu[i].read_failed;
 	}
 	/*
 	 * Every record perf reports lost also failed in BPF and was counted
 	 * there; BPF also sees failures perf never reports (no reader on a
 	 * CPU), so its count is the exact one.
 	 */
-	stats->lost = dropped > sink->perf_lost ? dropped : sink->perf_lost;
+	stats->buffer_full = dropped > sink->perf_lost ? dropped :
+							 sink->perf_lost;
+	stats->read_failed += sink->unreadable;
+	stats->lost =
+		stats->buffer_full + stats->staging_full + stats->read_failed;
 	stats->delivered = sink->delivered;
+	stats->filtered = sink->filtered;
+	stats->shown = sink->delivered - sink->filtered;
 }
 
 int bpfkit_channel_stats(struct bpfkit_channel *ch,
@@ -461,25 +478,57 @@ int bpfkit_channel_stats(struct bpfkit_channel *ch,
 	return 0;
 }
 
+/* Why events were lost, and what helps: one line each for reports. */
+static const struct {
+	size_t at; /* the reason's counter in struct bpfkit_channel_stats */
+	const char *name; /* its JSON key */
+	const char *text; /* its summary text */
+	const char *why; /* its report's cause and cure */
+} loss_reasons[] = {
+	{ offsetof(struct bpfkit_channel_stats, buffer_full), "buffer_full",
+	  "buffer full",
+	  "the reader fell behind; use a larger --buffer-pages or narrower filters" },
+	{ offsetof(struct bpfkit_channel_stats, staging_full), "staging_full",
+	  "staging full",
+	  "a BPF staging map was full (too many calls in flight); use narrower filters" },
+	{ offsetof(struct bpfkit_channel_stats, read_failed), "read_failed",
+	  "read failed",
+	  "a staged entry was gone at the call's end, or a record came short; this is a bug, please report it" },
+};
+
+#define NR_LOSS_REASONS (sizeof(loss_reasons) / sizeof(loss_reasons[0]))
+
+static __u64 lost_for(const struct bpfkit_channel_stats *s, size_t reason)
+{
+	return *(const __u64 *)((const char *)s + loss_reasons[reason].at);
+}
+
 void bpfkit_channel_report_loss(struct bpfkit_channel *ch)
 {
 	struct bpfkit_channel_stats s;
 	struct bpfkit_json j;
-	__u64 lost;
+	size_t i;
 
-	if (bpfkit_channel_stats(ch, &s) || s.lost == ch->reported_lost)
+	if (bpfkit_channel_stats(ch, &s) || s.lost == ch->reported.lost)
 		return;
-	lost = s.lost - ch->reported_lost;
 	if (bpfkit_output_json()) {
 		bpfkit_json_begin_type(&j, stdout, "lost");
-		bpfkit_json_uint(&j, "lost", lost);
+		bpfkit_json_uint(&j, "lost", s.lost - ch->reported.lost);
 		bpfkit_json_uint(&j, "total", s.lost);
+		for (i = 0; i < NR_LOSS_REASONS; i++)
+			bpfkit_json_uint(&j, loss_reasons[i].name,
+					 lost_for(&s, i) -
+						 lost_for(&ch->reported, i));
 		bpfkit_json_end(&j);
 	}
-	bpfkit_error(
-		"lost %llu events (%llu in total): the reader fell behind; use a larger --buffer-pages or narrower filters",
-		lost, s.lost);
-	ch->reported_lost = s.lost;
+	for (i = 0; i < NR_LOSS_REASONS; i++) {
+		__u64 lost = lost_for(&s, i) - lost_for(&ch->reported, i);
+
+		if (lost)
+			bpfkit_error("lost %llu events (%llu in total): %s",
+				     lost, s.lost, loss_reasons[i].why);
+	}
+	ch->reported = s;
 }
 
 void bpfkit_channel_drain(struct bpfkit_channel *ch)
@@ -501,18 +550,37 @@ void bpfkit_channel_summarize(struct bpfkit_channel *ch)
 {
 	struct bpfkit_channel_stats s;
 	struct bpfkit_json j;
+	char why[128] = "";
+	size_t i, n = 0;
 
 	if (bpfkit_channel_stats(ch, &s))
 		return;
 	if (bpfkit_output_json()) {
 		bpfkit_json_begin_type(&j, stdout, "summary");
-		bpfkit_json_uint(&j, "events", s.delivered);
+		bpfkit_json_uint(&j, "events", s.shown);
+		bpfkit_json_uint(&j, "filtered", s.filtered);
 		bpfkit_json_uint(&j, "lost", s.lost);
+		for (i = 0; i < NR_LOSS_REASONS; i++)
+			bpfkit_json_uint(&j, loss_reasons[i].name,
+					 lost_for(&s, i));
 		bpfkit_json_uint(&j, "produced", s.produced);
 		bpfkit_json_end(&j);
 	}
 	fflush(stdout);
-	bpfkit_error("%llu events, %llu lost", s.delivered, s.lost);
+	/* "N events, M lost (A buffer full, B staging full), F filtered" */
+	for (i = 0; i < NR_LOSS_REASONS; i++) {
+		if (lost_for(&s, i) && n < sizeof(why))
+			n += snprintf(why + n, sizeof(why) - n, "%s%llu %s",
+				      n ? ", " : " (", lost_for(&s, i),
+				      loss_reasons[i].text);
+	}
+	if (n && n < sizeof(why))
+		snprintf(why + n, sizeof(why) - n, ")");
+	if (s.filtered)
+		bpfkit_error("%llu events, %llu lost%s, %llu filtered", s.shown,
+			     s.lost, why, s.filtered);
+	else
+		bpfkit_error("%llu events, %llu lost%s", s.shown, s.lost, why);
 }
 
 void bpfkit_channel_free(struct bpfkit_channel *ch)

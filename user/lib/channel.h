@@ -36,18 +36,37 @@ struct bpfkit_channel_opts {
 		.latency_ms = 100,                                          \
 	}
 
+/* What a tool's callback did with a record. */
+enum bpfkit_verdict {
+	BPFKIT_SHOWN, /* printed it */
+	BPFKIT_FILTERED, /* left it out: a user-space filter (-n, -l) */
+	BPFKIT_UNREADABLE, /* could not read it (too short): lost, read failed */
+};
+
 /*
  * Called for each record, which starts with its struct bpfkit_record; SIZE
- * may exceed the record by perf's padding.
+ * may exceed the record by perf's padding. Returns what became of the
+ * record, for the summary.
  */
-typedef void (*bpfkit_event_fn)(void *ctx, const void *data, size_t size);
+typedef enum bpfkit_verdict (*bpfkit_event_fn)(void *ctx, const void *data,
+					       size_t size);
 
 struct bpfkit_channel;
 
+/*
+ * Every produced event is delivered or lost: delivered + lost == produced
+ * once the channel is drained. A delivered record was shown or filtered.
+ */
 struct bpfkit_channel_stats {
-	__u64 delivered; /* records handed to the tool's callback */
-	__u64 lost; /* records the kernel could not buffer */
-	__u64 produced; /* records the BPF side tried to emit */
+	__u64 produced; /* events the BPF side emitted or gave up (bpfkit_drop) */
+	__u64 delivered; /* records the tool read: shown + filtered */
+	__u64 shown; /* ...and printed: the summary's "events" */
+	__u64 filtered; /* ...and left out by a user-space filter (-n, -l) */
+	__u64 lost; /* buffer_full + staging_full + read_failed */
+	__u64 buffer_full; /* records that found no room in the buffer */
+	__u64 staging_full; /* events a BPF staging map had no room for */
+	__u64 read_failed; /* events whose staged entry was missing in BPF,
+			    * or records too short for the tool to read */
 };
 
 /*
@@ -78,7 +97,10 @@ void bpfkit_channel_report_loss(struct bpfkit_channel *ch);
 /* At the end: deliver what is still buffered, then report what was lost. */
 void bpfkit_channel_drain(struct bpfkit_channel *ch);
 
-/* Print "N events, M lost" (and with -j a summary record). */
+/*
+ * Print "N events, M lost" with the reasons of the loss and the filtered
+ * count when not zero (and with -j a summary record with all of them).
+ */
 void bpfkit_channel_summarize(struct bpfkit_channel *ch);
 
 void bpfkit_channel_free(struct bpfkit_channel *ch);
@@ -93,7 +115,9 @@ void bpfkit_channel_cfg_init(struct bpfkit_channel_cfg *cfg,
 struct bpfkit_sink {
 	bpfkit_event_fn fn;
 	void *ctx;
-	__u64 delivered; /* records handed to fn */
+	__u64 delivered; /* records fn read: BPFKIT_SHOWN or BPFKIT_FILTERED */
+	__u64 filtered; /* ...of which BPFKIT_FILTERED */
+	__u64 unreadable; /* records fn returned BPFKIT_UNREADABLE for */
 	__u64 perf_lost; /* sum of the perf buffer's PERF_RECORD_LOST counts */
 };
 

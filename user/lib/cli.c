@@ -31,6 +31,7 @@ enum {
 	OPT_WAKEUP,
 	OPT_LATENCY,
 	OPT_BTF,
+	OPT_TEST_MAP_ENTRIES,
 };
 
 struct bpfkit_opts bpfkit_opts = {
@@ -83,6 +84,10 @@ static const struct {
 	{ 0,
 	  { "btf", OPT_BTF, "FILE", 0,
 	    "Kernel BTF to use when the kernel has none", 0 } },
+	{ 0,
+	  { "test-map-entries", OPT_TEST_MAP_ENTRIES, "MAP=N", OPTION_HIDDEN,
+	    "Tests only: size MAP to N entries (e.g. a 1-entry staging map)",
+	    0 } },
 	{ 0, { "verbose", 'v', NULL, 0, "Show libbpf's debug output", 0 } },
 	{ 0, { "help", 'h', NULL, 0, "Show this help", 0 } },
 	{ 0, { "version", 'V', NULL, 0, "Show the version", 0 } },
@@ -328,6 +333,27 @@ static int parse_btf(const char *arg, const char **path)
 	return 0;
 }
 
+/* --test-map-entries MAP=N: the test-only override of a map's size. */
+static int parse_test_map(char *arg, struct bpfkit_map_size *size)
+{
+	char *eq = strchr(arg, '=');
+	unsigned long val;
+	int err;
+
+	if (!eq || eq == arg)
+		return bpfkit_usage_error(
+			"invalid --test-map-entries '%s': expected MAP=N, e.g. execs=1",
+			arg);
+	err = bpfkit_parse_ulong("--test-map-entries", eq + 1, 1, 1 << 24,
+				 &val);
+	if (err)
+		return err;
+	*eq = '\0';
+	size->map = arg;
+	size->entries = val;
+	return 0;
+}
+
 static int parse_common(int key, char *arg, struct argp_state *state)
 {
 	struct bpfkit_opts *opts = &bpfkit_opts;
@@ -370,6 +396,8 @@ static int parse_common(int key, char *arg, struct argp_state *state)
 		return parse_duration(arg, &opts->duration);
 	case OPT_BTF:
 		return parse_btf(arg, &opts->btf_path);
+	case OPT_TEST_MAP_ENTRIES:
+		return parse_test_map(arg, &opts->test_map);
 	case 'v':
 		opts->verbose = true;
 		return 0;

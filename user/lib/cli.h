@@ -30,6 +30,12 @@ enum {
 			    BPFKIT_OPT_TIME | BPFKIT_OPT_CHANNEL,
 };
 
+/* A map's size set before load (--test-map-entries, for tests only). */
+struct bpfkit_map_size {
+	const char *map; /* the map's name in the BPF object; NULL: none */
+	unsigned int entries;
+};
+
 /* What the common options say, after parsing, grouped by the room they go to. */
 struct bpfkit_opts {
 	const char *tool; /* the tool's name, for messages */
@@ -40,6 +46,7 @@ struct bpfkit_opts {
 	double duration; /* -d: seconds to run; 0: until a signal */
 	bool verbose; /* -v: libbpf's own log */
 	const char *btf_path; /* --btf: kernel BTF for kernels without one */
+	struct bpfkit_map_size test_map; /* --test-map-entries: setup's */
 };
 
 extern struct bpfkit_opts bpfkit_opts;

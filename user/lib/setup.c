@@ -53,11 +53,39 @@ static int set_cgroup(struct bpf_object *obj, int fd)
 	return err;
 }
 
+/*
+ * Tests shrink a staging map to make it overflow (--test-map-entries):
+ * the events it then has no room for must be counted lost.
+ */
+static int resize_test_map(struct bpf_object *obj,
+			   const struct bpfkit_map_size *size)
+{
+	struct bpf_map *map;
+	int err;
+
+	if (!size->map)
+		return 0;
+	map = bpf_object__find_map_by_name(obj, size->map);
+	if (!map) {
+		bpfkit_error(
+			"invalid --test-map-entries: this tool's BPF object has no map '%s'",
+			size->map);
+		return -ENOENT;
+	}
+	err = bpf_map__set_max_entries(map, size->entries);
+	if (err)
+		bpfkit_fail("resize a map for --test-map-entries", err);
+	return err;
+}
+
 int bpfkit_load(struct bpf_object_skeleton *s, struct bpfkit_filter *filter,
 		struct bpfkit_channel_cfg *channel)
 {
 	int err;
 
+	err = resize_test_map(*s->obj, &bpfkit_opts.test_map);
+	if (err)
+		return err;
 	*filter = bpfkit_opts.filter;
 	if (channel) {
 		err = bpfkit_channel_prepare(*s->obj, channel,
