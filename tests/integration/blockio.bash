@@ -1,0 +1,28 @@
+# SPDX-License-Identifier: GPL-2.0
+# Shared by the block I/O tools' tests: a loop device on a file of the
+# test's own, O_DIRECT reads of it, and its detach in teardown.
+
+# make_loop: attach a 16 MiB file of the test's temp dir; sets LOOP
+# (/dev/loopN) and LOOP_NAME (loopN), or skips without loop devices.
+make_loop() {
+	command -v losetup >/dev/null || skip "no losetup (util-linux)"
+	local file=$BATS_TEST_TMPDIR/disk.img
+	truncate -s 16M "$file"
+	LOOP=$(losetup --find --show --direct-io=on "$file" 2>/dev/null) ||
+		skip "no loop device could be attached"
+	LOOP_NAME=${LOOP#/dev/}
+}
+
+# read_direct N SKIP: N O_DIRECT reads of 4 KiB from block SKIP on, in the
+# background; sets READER to dd's pid.
+read_direct() {
+	dd if="$LOOP" of=/dev/null bs=4096 count="$1" skip="$2" \
+		iflag=direct status=none &
+	READER=$!
+}
+
+eval "helpers_$(declare -f teardown)"
+teardown() {
+	[ -z "${LOOP:-}" ] || losetup -d "$LOOP"
+	helpers_teardown
+}
