@@ -20,8 +20,8 @@ struct bpfkit_hist_cfg {
 	__u64 linear_step; /* bucket width in units; 0: log2 buckets */
 };
 
-#define BPFKIT_HIST_CFG_DEFAULTS                     \
-	{                                            \
+#define BPFKIT_HIST_CFG_DEFAULTS                   \
+	{                                          \
 		.unit_ns = 1000, .linear_step = 0, \
 	}
 

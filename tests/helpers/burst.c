@@ -27,7 +27,8 @@ int main(int argc, char **argv)
 	int i;
 
 	if (argc != 5) {
-		fprintf(stderr, "usage: burst GOFILE RUN_MS BURST_MS SLEEP_MS\n");
+		fprintf(stderr,
+			"usage: burst GOFILE RUN_MS BURST_MS SLEEP_MS\n");
 		return 2;
 	}
 	burst = atof(argv[3]);

@@ -6,6 +6,7 @@
 # (/dev/loopN) and LOOP_NAME (loopN), or skips without loop devices.
 make_loop() {
 	command -v losetup >/dev/null || skip "no losetup (util-linux)"
+	[ -e /dev/loop-control ] || modprobe loop 2>/dev/null || true
 	local file=$BATS_TEST_TMPDIR/disk.img
 	truncate -s 16M "$file"
 	LOOP=$(losetup --find --show --direct-io=on "$file" 2>/dev/null) ||

@@ -26,9 +26,17 @@ static void test_log2_slots(void **state)
 		__u64 value;
 		__u32 slot;
 	} cases[] = {
-		{ 0, 0 },     { 1, 0 },	     { 2, 1 },	       { 3, 1 },
-		{ 4, 2 },     { 7, 2 },	     { 8, 3 },	       { 1023, 9 },
-		{ 1024, 10 }, { 1ULL << 32, 32 }, { (1ULL << 33) - 1, 32 },
+		{ 0, 0 },
+		{ 1, 0 },
+		{ 2, 1 },
+		{ 3, 1 },
+		{ 4, 2 },
+		{ 7, 2 },
+		{ 8, 3 },
+		{ 1023, 9 },
+		{ 1024, 10 },
+		{ 1ULL << 32, 32 },
+		{ (1ULL << 33) - 1, 32 },
 		{ ~0ULL, BPFKIT_HIST_SLOTS - 1 },
 	};
 	size_t i;
@@ -153,7 +161,7 @@ static void parse(int argc, char **argv)
 static void test_options(void **state)
 {
 	char *a[] = { "histtool", "-m", "-T", "--cumulative", "--linear", "5",
-		      "2", "7", NULL };
+		      "2",	  "7",	NULL };
 	char *b[] = { "histtool", "-i", "3", "4", NULL };
 	struct bpfkit_hist_cfg cfg;
 

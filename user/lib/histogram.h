@@ -64,7 +64,8 @@ void bpfkit_hist_json(struct bpfkit_json *j, const struct bpfkit_hist_cfg *cfg,
 struct bpfkit_hist_keys {
 	size_t key_size;
 	/* A key's header line in text (no newline); NULL: the map has one key. */
-	void (*print_key)(FILE *f, const void *key, const struct bpfkit_hist *h);
+	void (*print_key)(FILE *f, const void *key,
+			  const struct bpfkit_hist *h);
 	/* A key's fields in its JSON object; NULL: the map has one key. */
 	void (*json_key)(struct bpfkit_json *j, const void *key,
 			 const struct bpfkit_hist *h);
