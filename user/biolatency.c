@@ -32,8 +32,7 @@ static const struct argp_option own_options[] = {
 	  0 },
 	{ "disks", 'D', NULL, 0, "A histogram per disk", 0 },
 	{ "flag", 'F', NULL, 0, "A histogram per operation and its flags", 0 },
-	{ "disk", OPT_DISK, "DISK", 0, "Trace this disk only (sda, loop0)",
-	  0 },
+	{ "disk", OPT_DISK, "DISK", 0, "Trace this disk only (sda, loop0)", 0 },
 	{},
 };
 
@@ -50,9 +49,7 @@ static error_t parse_own(int key, char *arg, struct argp_state *state)
 		env.per_op = true;
 		return 0;
 	case OPT_DISK:
-		return bpfkit_disk_dev("--disk", arg, &env.dev) ?
-			       EINVAL :
-			       0;
+		return bpfkit_disk_dev("--disk", arg, &env.dev) ? EINVAL : 0;
 	}
 	return ARGP_ERR_UNKNOWN;
 }
@@ -118,8 +115,8 @@ static int by_disk_op(const void *a, const void *b)
 
 int main(int argc, char **argv)
 {
-	struct bpfkit_hist_keys keys = { .key_size =
-						 sizeof(struct biolatency_key) };
+	struct bpfkit_hist_keys keys = { .key_size = sizeof(
+						 struct biolatency_key) };
 	struct bpfkit_hist_reader *hists = NULL;
 	struct biolatency_bpf *skel = NULL;
 	int err;

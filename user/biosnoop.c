@@ -42,8 +42,7 @@ static struct {
 static const struct argp_option own_options[] = {
 	{ "queued", 'Q', NULL, 0,
 	  "Also show the time queued in the kernel before issue", 0 },
-	{ "disk", OPT_DISK, "DISK", 0, "Trace this disk only (sda, loop0)",
-	  0 },
+	{ "disk", OPT_DISK, "DISK", 0, "Trace this disk only (sda, loop0)", 0 },
 	{},
 };
 
@@ -110,9 +109,8 @@ static void print_event(void *ctx, const void *data, size_t size)
 	bpfkit_print_time();
 	printf("%-*.6f ", TIME_W, (e->done_ns - env.start_ns) / 1e9);
 	bpfkit_print_str(e->comm, sizeof(e->comm), COMM_W);
-	printf("%-*u %-*s %-*s %-*llu %-*u ", PID_W, e->pid, DISK_W, disk,
-	       OP_W, op, SECTOR_W, (unsigned long long)e->sector, BYTES_W,
-	       e->bytes);
+	printf("%-*u %-*s %-*s %-*llu %-*u ", PID_W, e->pid, DISK_W, disk, OP_W,
+	       op, SECTOR_W, (unsigned long long)e->sector, BYTES_W, e->bytes);
 	if (env.queued)
 		printf("%*.3f ", LAT_W, e->queue_ns / 1e6);
 	printf("%*.3f\n", LAT_W, e->service_ns / 1e6);

@@ -73,8 +73,7 @@ static __always_inline __u32 bpfkit_rq_op(struct request *rq)
 		op |= BPFKIT_RQ_META;
 	if (f & (1U << bpf_core_enum_value(enum req_flag_bits, __REQ_FUA)))
 		op |= BPFKIT_RQ_FUA;
-	if (f &
-	    (1U << bpf_core_enum_value(enum req_flag_bits, __REQ_PREFLUSH)))
+	if (f & (1U << bpf_core_enum_value(enum req_flag_bits, __REQ_PREFLUSH)))
 		op |= BPFKIT_RQ_PREFLUSH;
 	if (f & (1U << bpf_core_enum_value(enum req_flag_bits, __REQ_RAHEAD)))
 		op |= BPFKIT_RQ_RAHEAD;
@@ -83,7 +82,8 @@ static __always_inline __u32 bpfkit_rq_op(struct request *rq)
 
 static __always_inline bool rq_selected(struct request *rq)
 {
-	return !bpfkit_rq_dev_filter || bpfkit_rq_dev(rq) == bpfkit_rq_dev_filter;
+	return !bpfkit_rq_dev_filter ||
+	       bpfkit_rq_dev(rq) == bpfkit_rq_dev_filter;
 }
 
 static __always_inline void rq_queued(struct request *rq)

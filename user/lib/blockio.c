@@ -13,17 +13,15 @@
 const char *bpfkit_blockio_autoload(const struct bpfkit_blockio_progs *p,
 				    bool queued, const char *btf_path)
 {
-	bool io_start = queued &&
-			bpfkit_btf_tracepoint_exists(btf_path, "block_io_start");
+	bool io_start = queued && bpfkit_btf_tracepoint_exists(
+					  btf_path, "block_io_start");
 	bool btf;
 
 	btf = bpfkit_tp_btf_autoload(
 		(struct bpf_program *const[]){ p->issue_btf, p->complete_btf,
-					       p->io_start_btf,
-					       p->insert_btf },
+					       p->io_start_btf, p->insert_btf },
 		(struct bpf_program *const[]){ p->issue_raw, p->complete_raw,
-					       p->io_start_raw,
-					       p->insert_raw },
+					       p->io_start_raw, p->insert_raw },
 		4, btf_path, "block_rq_issue");
 	bpf_program__set_autoload(p->io_start_btf, io_start && btf);
 	bpf_program__set_autoload(p->io_start_raw, io_start && !btf);
@@ -71,8 +69,9 @@ int bpfkit_disk_dev(const char *option, const char *name, __u32 *dev)
 	n = fscanf(f, "%u:%u", &major, &minor);
 	fclose(f);
 	if (n != 2)
-		return -bpfkit_usage_error("invalid %s '%s': %s holds no MAJ:MIN",
-					   option, name, path);
+		return -bpfkit_usage_error(
+			"invalid %s '%s': %s holds no MAJ:MIN", option, name,
+			path);
 	*dev = major << BPFKIT_MINOR_BITS | minor;
 	return 0;
 }
@@ -83,16 +82,18 @@ void bpfkit_rq_op_name(__u32 op, char *buf, size_t len)
 		__u32 flag;
 		const char *name;
 	} flags[] = {
-		{ BPFKIT_RQ_SYNC, "Sync-" },	   { BPFKIT_RQ_META, "Meta-" },
-		{ BPFKIT_RQ_FUA, "FUA-" },	   { BPFKIT_RQ_PREFLUSH, "Flush-" },
+		{ BPFKIT_RQ_SYNC, "Sync-" },
+		{ BPFKIT_RQ_META, "Meta-" },
+		{ BPFKIT_RQ_FUA, "FUA-" },
+		{ BPFKIT_RQ_PREFLUSH, "Flush-" },
 		{ BPFKIT_RQ_RAHEAD, "ReadAhead-" },
 	};
 	static const char *const ops[] = {
-		[0] = "Read",	       [1] = "Write",	     [2] = "Flush",
-		[3] = "Discard",       [5] = "SecureErase",  [7] = "ZoneAppend",
-		[9] = "WriteZeroes",   [11] = "ZoneOpen",    [13] = "ZoneClose",
-		[15] = "ZoneFinish",   [17] = "ZoneReset",   [19] = "ZoneResetAll",
-		[34] = "DrvIn",	       [35] = "DrvOut",
+		[0] = "Read",	     [1] = "Write",	  [2] = "Flush",
+		[3] = "Discard",     [5] = "SecureErase", [7] = "ZoneAppend",
+		[9] = "WriteZeroes", [11] = "ZoneOpen",	  [13] = "ZoneClose",
+		[15] = "ZoneFinish", [17] = "ZoneReset",  [19] = "ZoneResetAll",
+		[34] = "DrvIn",	     [35] = "DrvOut",
 	};
 	__u32 code = op & BPFKIT_RQ_OP_MASK;
 	size_t i, used = 0;

@@ -20,16 +20,16 @@ struct bpfkit_blockio_progs {
 	struct bpf_program *complete_btf, *complete_raw;
 };
 
-#define BPFKIT_BLOCKIO_PROGS(skel)                                         \
-	{                                                                  \
-		.io_start_btf = (skel)->progs.io_start_btf,                \
-		.io_start_raw = (skel)->progs.io_start_raw,                \
-		.insert_btf = (skel)->progs.rq_insert_btf,                 \
-		.insert_raw = (skel)->progs.rq_insert_raw,                 \
-		.issue_btf = (skel)->progs.rq_issue_btf,                   \
-		.issue_raw = (skel)->progs.rq_issue_raw,                   \
-		.complete_btf = (skel)->progs.rq_complete_btf,             \
-		.complete_raw = (skel)->progs.rq_complete_raw,             \
+#define BPFKIT_BLOCKIO_PROGS(skel)                             \
+	{                                                      \
+		.io_start_btf = (skel)->progs.io_start_btf,    \
+		.io_start_raw = (skel)->progs.io_start_raw,    \
+		.insert_btf = (skel)->progs.rq_insert_btf,     \
+		.insert_raw = (skel)->progs.rq_insert_raw,     \
+		.issue_btf = (skel)->progs.rq_issue_btf,       \
+		.issue_raw = (skel)->progs.rq_issue_raw,       \
+		.complete_btf = (skel)->progs.rq_complete_btf, \
+		.complete_raw = (skel)->progs.rq_complete_raw, \
 	}
 
 /*
