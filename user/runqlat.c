@@ -57,31 +57,6 @@ static const struct bpfkit_tool tool = {
 	.own_parser = parse_own,
 };
 
-static const char *key_name(void)
-{
-	return env.key_by == RUNQLAT_PROCESS ? "pid" : "tid";
-}
-
-static void print_key(FILE *f, const void *key, const struct bpfkit_hist *h)
-{
-	fprintf(f, "%s = %u ", key_name(), *(const __u32 *)key);
-	bpfkit_col_escape(f, h->name, sizeof(h->name), false);
-}
-
-static void json_key(struct bpfkit_json *j, const void *key,
-		     const struct bpfkit_hist *h)
-{
-	bpfkit_json_uint(j, key_name(), *(const __u32 *)key);
-	bpfkit_json_str(j, "comm", h->name, sizeof(h->name));
-}
-
-static int by_id(const void *a, const void *b)
-{
-	__u32 x = *(const __u32 *)a, y = *(const __u32 *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 int main(int argc, char **argv)
 {
 	struct bpfkit_hist_keys keys = { .key_size = sizeof(__u32) };
@@ -117,11 +92,9 @@ int main(int argc, char **argv)
 	if (err)
 		goto cleanup;
 
-	if (env.key_by != RUNQLAT_ALL) {
-		keys.print_key = print_key;
-		keys.json_key = json_key;
-		keys.compare = by_id;
-	}
+	if (env.key_by != RUNQLAT_ALL)
+		bpfkit_hist_task_keys(
+			&keys, env.key_by == RUNQLAT_PROCESS ? "pid" : "tid");
 	hists = bpfkit_hist_open(bpf_map__fd(skel->maps.runqlat_hists), &keys,
 				 &skel->bss->bpfkit_hist_missed);
 	if (!hists) {

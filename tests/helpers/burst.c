@@ -1,15 +1,16 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * burst GOFILE RUN_MS BURST_MS SLEEP_MS: print this process's pid, wait
- * until GOFILE exists, then for RUN_MS of wall-clock time alternate BURST_MS
- * of its own CPU time spinning (0: none) and SLEEP_MS asleep (0: none), and
- * exit. Known on-CPU runs (cpudist) and known run queue waits (runqlat).
+ * burst RUN_MS BURST_MS SLEEP_MS: print this process's pid and stop
+ * (SIGSTOP) until continued, so that it does not run at all before; then
+ * for RUN_MS of wall-clock time alternate BURST_MS of its own CPU time
+ * spinning (0: none) and SLEEP_MS asleep (0: none), and exit. Known on-CPU
+ * runs (cpudist) and known run queue waits (runqlat).
  */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
 #include <unistd.h>
-#include <sys/stat.h>
 
 static double now_ms(clockid_t clock)
 {
@@ -21,30 +22,21 @@ static double now_ms(clockid_t clock)
 
 int main(int argc, char **argv)
 {
-	struct timespec poll = { 0, 10 * 1000 * 1000 }, nap;
 	double end, burst, sleep_ms, until;
-	struct stat st;
-	int i;
+	struct timespec nap;
 
-	if (argc != 5) {
-		fprintf(stderr,
-			"usage: burst GOFILE RUN_MS BURST_MS SLEEP_MS\n");
+	if (argc != 4) {
+		fprintf(stderr, "usage: burst RUN_MS BURST_MS SLEEP_MS\n");
 		return 2;
 	}
-	burst = atof(argv[3]);
-	sleep_ms = atof(argv[4]);
+	burst = atof(argv[2]);
+	sleep_ms = atof(argv[3]);
 	printf("%d\n", getpid());
 	fflush(stdout);
-	for (i = 0; stat(argv[1], &st); i++) {
-		if (i == 2000) {
-			fprintf(stderr, "burst: no %s after 20 s\n", argv[1]);
-			return 1;
-		}
-		nanosleep(&poll, NULL);
-	}
+	raise(SIGSTOP);
 	nap.tv_sec = sleep_ms / 1000;
 	nap.tv_nsec = (long)(sleep_ms * 1e6) % 1000000000;
-	end = now_ms(CLOCK_MONOTONIC) + atof(argv[2]);
+	end = now_ms(CLOCK_MONOTONIC) + atof(argv[1]);
 	while (now_ms(CLOCK_MONOTONIC) < end) {
 		until = now_ms(CLOCK_THREAD_CPUTIME_ID) + burst;
 		while (burst && now_ms(CLOCK_THREAD_CPUTIME_ID) < until)

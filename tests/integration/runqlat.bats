@@ -6,30 +6,11 @@
 bats_require_minimum_version 1.5.0
 load helpers
 load histogram
+load burst
 
 setup() {
 	require_root
-	GO=$BATS_TEST_TMPDIR/go
 	JOBS=
-}
-
-# burst VAR ARG...: start the burst helper waiting for $GO; VAR gets its pid.
-burst() {
-	local out=$BATS_TEST_TMPDIR/$1
-	"${@:2}" "$HELPERS/burst" "$GO" 1000 "${BURST_ARGS[@]}" >"$out" &
-	JOBS+=" $!"
-	wait_for "$out" '^[0-9]+$' 5
-	printf -v "$1" %s "$(head -1 "$out")"
-}
-
-# go: let the helpers run, wait for them, then stop the tool.
-go() {
-	touch "$GO"
-	wait $JOBS
-	rm "$GO"
-	JOBS=
-	stop_tool
-	[ "$TOOL_STATUS" = 0 ]
 }
 
 @test "runqlat: two spinners on one CPU wait milliseconds, at least half above 500 us" {

@@ -149,6 +149,37 @@ void bpfkit_hist_json(struct bpfkit_json *j, const struct bpfkit_hist_cfg *cfg,
 	bpfkit_json_double(j, "p99", bpfkit_hist_percentile(cfg, h, 0.99));
 }
 
+static const char *task_field = "pid";
+
+static void print_task(FILE *f, const void *key, const struct bpfkit_hist *h)
+{
+	fprintf(f, "%s = %u ", task_field, *(const __u32 *)key);
+	bpfkit_col_escape(f, h->name, sizeof(h->name), false);
+}
+
+static void json_task(struct bpfkit_json *j, const void *key,
+		      const struct bpfkit_hist *h)
+{
+	bpfkit_json_uint(j, task_field, *(const __u32 *)key);
+	bpfkit_json_str(j, "comm", h->name, sizeof(h->name));
+}
+
+static int by_task(const void *a, const void *b)
+{
+	__u32 x = *(const __u32 *)a, y = *(const __u32 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+void bpfkit_hist_task_keys(struct bpfkit_hist_keys *keys, const char *field)
+{
+	task_field = field;
+	keys->key_size = sizeof(__u32);
+	keys->print_key = print_task;
+	keys->json_key = json_task;
+	keys->compare = by_task;
+}
+
 /* One key's histogram, taken from the map. */
 struct entry {
 	struct bpfkit_hist h;

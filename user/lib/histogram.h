@@ -73,6 +73,12 @@ struct bpfkit_hist_keys {
 	int (*compare)(const void *a, const void *b);
 };
 
+/*
+ * Keys that are a __u32 task id, named FIELD ("pid" or "tid") in headers
+ * ("pid = 181 dd") and JSON, with the histogram's name as its comm.
+ */
+void bpfkit_hist_task_keys(struct bpfkit_hist_keys *keys, const char *field);
+
 struct bpfkit_hist_reader;
 
 /*
