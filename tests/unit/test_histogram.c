@@ -124,6 +124,32 @@ static void test_text(void **state)
 	free(out);
 }
 
+static void test_totals_match_json(void **state)
+{
+	struct bpfkit_hist h = { .count = 4, .sum_ns = 10500 };
+	struct bpfkit_json j;
+	char *buf = NULL;
+	size_t size = 0;
+	FILE *f = open_memstream(&buf, &size);
+
+	h.slots[1] = 4;
+	bpfkit_hist_print_totals(f, &log2_cfg, &h);
+	fclose(f);
+	assert_string_equal(buf, "        10.500          4        2.625\n");
+	free(buf);
+
+	/* The same total, count and average as the JSON gives. */
+	buf = NULL;
+	f = open_memstream(&buf, &size);
+	bpfkit_json_begin(&j, f);
+	bpfkit_hist_json(&j, &log2_cfg, "usecs", &h);
+	bpfkit_json_end(&j);
+	fclose(f);
+	assert_non_null(
+		strstr(buf, "\"count\":4,\"sum\":10.500,\"avg\":2.625,"));
+	free(buf);
+}
+
 static void test_json(void **state)
 {
 	struct bpfkit_hist h = { .count = 3, .sum_ns = 45000 };
@@ -187,6 +213,7 @@ int main(void)
 		cmocka_unit_test(test_bounds_hold_their_values),
 		cmocka_unit_test(test_percentiles),
 		cmocka_unit_test(test_text),
+		cmocka_unit_test(test_totals_match_json),
 		cmocka_unit_test(test_json),
 		cmocka_unit_test(test_options),
 	};

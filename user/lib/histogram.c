@@ -127,6 +127,16 @@ void bpfkit_hist_print_text(FILE *f, const struct bpfkit_hist_cfg *cfg,
 		bpfkit_hist_percentile(cfg, h, 0.99));
 }
 
+/* Totals columns: their header, then one row per key. */
+#define TOTALS_FMT "%14s %10s %12s\n"
+
+void bpfkit_hist_print_totals(FILE *f, const struct bpfkit_hist_cfg *cfg,
+			      const struct bpfkit_hist *h)
+{
+	fprintf(f, "%14.3f %10llu %12.3f\n", (double)h->sum_ns / cfg->unit_ns,
+		(unsigned long long)h->count, avg(cfg, h));
+}
+
 void bpfkit_hist_json(struct bpfkit_json *j, const struct bpfkit_hist_cfg *cfg,
 		      const char *unit, const struct bpfkit_hist *h)
 {
@@ -302,6 +312,19 @@ static void print_json(struct bpfkit_hist_reader *r, const struct entry *e)
 static void print_text(struct bpfkit_hist_reader *r, const struct entry *e,
 		       bool first)
 {
+	char total[32];
+
+	if (r->keys.totals_header) {
+		if (first) {
+			snprintf(total, sizeof(total), "TOTAL_%s",
+				 bpfkit_hist_unit());
+			printf("%s", r->keys.totals_header);
+			printf(TOTALS_FMT, total, "COUNT", "AVG");
+		}
+		r->keys.print_key(stdout, e->key, &e->h);
+		bpfkit_hist_print_totals(stdout, &r->cfg, &e->h);
+		return;
+	}
 	if (!first)
 		printf("\n");
 	if (r->keys.print_key) {

@@ -71,7 +71,16 @@ struct bpfkit_hist_keys {
 			 const struct bpfkit_hist *h);
 	/* Order of keys in a report; NULL: most values first. */
 	int (*compare)(const void *a, const void *b);
+	/*
+	 * Set for a table of totals in text instead of histograms: the key
+	 * columns' header; print_key then prints a key's columns.
+	 */
+	const char *totals_header;
 };
+
+/* H's totals row after its key's columns: TOTAL_<unit>, COUNT, AVG. */
+void bpfkit_hist_print_totals(FILE *f, const struct bpfkit_hist_cfg *cfg,
+			      const struct bpfkit_hist *h);
 
 /*
  * Keys that are a __u32 task id, named FIELD ("pid" or "tid") in headers
