@@ -93,9 +93,8 @@ int main(int argc, char **argv)
 		goto cleanup;
 
 	if (env.key_by != CPUDIST_ALL)
-		bpfkit_hist_task_keys(&keys, env.key_by == CPUDIST_PROCESS ?
-						     "pid" :
-						     "tid");
+		bpfkit_hist_task_keys(
+			&keys, env.key_by == CPUDIST_PROCESS ? "pid" : "tid");
 	hists = bpfkit_hist_open(bpf_map__fd(skel->maps.cpudist_hists), &keys,
 				 &skel->bss->bpfkit_hist_missed);
 	if (!hists) {
