@@ -82,6 +82,7 @@ def summarize:
 	params: {reps: $reps, delivery_calls: $calls,
 		 syscall_storm_calls: $syscalls,
 		 exec_storm_seconds: $exec_seconds,
+		 switch_storm_passes: ($switches * 2), io_storm_reads: $ios,
 		 bpftrace: $bpftrace, libbpf_tools: $libbpf_tools,
 		 bpftrace_execsnoop: $bt_exec, bpftrace_syscount: $bt_syscount},
 	results: $results,
