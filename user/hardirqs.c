@@ -76,8 +76,8 @@ static void print_cells(FILE *f, const void *key, const struct bpfkit_hist *h)
 	size_t n;
 
 	n = bpfkit_col_escape(f, k->name, sizeof(k->name), false);
-	fprintf(f, "%*s %-*d ", n < NAME_W ? (int)(NAME_W - n) : 0, "",
-		IRQ_W, k->irq);
+	fprintf(f, "%*s %-*d ", n < NAME_W ? (int)(NAME_W - n) : 0, "", IRQ_W,
+		k->irq);
 	if (env.per_cpu)
 		fprintf(f, "%-*u ", CPU_W, k->cpu);
 }

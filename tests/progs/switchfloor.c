@@ -29,7 +29,7 @@ int main(int argc, char **argv)
 		goto cleanup;
 	}
 	err = bpfkit_load(skel->skeleton, &skel->rodata->bpfkit_filter, NULL) ?:
-	      bpfkit_attach(skel->skeleton, NULL, NULL, NULL);
+		      bpfkit_attach(skel->skeleton, NULL, NULL, NULL);
 	if (!err)
 		err = bpfkit_run(NULL, NULL);
 

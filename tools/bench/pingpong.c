@@ -39,8 +39,8 @@ static int pass(int in, int out, long count, int first)
 	long i;
 
 	for (i = 0; i < count; i++) {
-		if ((first && write(out, &c, 1) != 1) ||
-		    read(in, &c, 1) != 1 || (!first && write(out, &c, 1) != 1))
+		if ((first && write(out, &c, 1) != 1) || read(in, &c, 1) != 1 ||
+		    (!first && write(out, &c, 1) != 1))
 			return 1;
 	}
 	return 0;
@@ -75,14 +75,14 @@ int main(int argc, char **argv)
 	}
 	if (!child)
 		_exit(pass(ping[0], pong[1], count, 0));
-	if (pass(pong[0], ping[1], count, 1) || waitpid(child, &status, 0) < 0 ||
-	    status) {
+	if (pass(pong[0], ping[1], count, 1) ||
+	    waitpid(child, &status, 0) < 0 || status) {
 		fprintf(stderr, "pingpong: a pass failed\n");
 		return 1;
 	}
 	wall = seconds() - wall;
 	cpu = cpu_of(RUSAGE_SELF) - cpu + cpu_of(RUSAGE_CHILDREN);
-	printf("calls=%ld seconds=%.6f cpu_seconds=%.6f rate=%.0f\n",
-	       2 * count, wall, cpu, 2 * count / wall);
+	printf("calls=%ld seconds=%.6f cpu_seconds=%.6f rate=%.0f\n", 2 * count,
+	       wall, cpu, 2 * count / wall);
 	return 0;
 }

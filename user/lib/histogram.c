@@ -418,9 +418,15 @@ int bpfkit_hist_run(struct bpfkit_hist_reader *r)
 	int err;
 
 	err = bpfkit_run(NULL, opts.interval ? &t : NULL);
+	/* As event tools do, stop quietly once the reader has gone. */
+	if (bpfkit_stdout_closed())
+		return 0;
 	if (!err && !r->done)
 		bpfkit_hist_report(r);
-	bpfkit_error("%llu events, %llu lost", (unsigned long long)r->events,
-		     (unsigned long long)*r->missed);
+	/* Losses were reported as they happened; sum them up too. */
+	if (*r->missed)
+		bpfkit_error("%llu events, %llu lost",
+			     (unsigned long long)r->events,
+			     (unsigned long long)*r->missed);
 	return err;
 }

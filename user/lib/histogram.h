@@ -104,7 +104,8 @@ int bpfkit_hist_report(struct bpfkit_hist_reader *r);
 /*
  * The main loop of a histogram tool: a report every interval until COUNT
  * intervals, -d or a signal (the last, partial one reported too), or once
- * at the end without an interval; then "N events, M lost" on stderr.
+ * at the end without an interval; then, if some values found the map
+ * full, "N events, M lost" on stderr.
  */
 int bpfkit_hist_run(struct bpfkit_hist_reader *r);
 
