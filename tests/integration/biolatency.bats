@@ -10,10 +10,10 @@ load blockio
 
 setup() {
 	require_root
-	make_loop
 }
 
 @test "biolatency: -D shows exactly N reads for the loop device" {
+	make_loop
 	start_tool biolatency -D -j
 	read_direct 37 0
 	wait "$READER"
@@ -25,6 +25,7 @@ setup() {
 }
 
 @test "biolatency: text with -D names the disk; --disk and -F -Q key by operation" {
+	make_loop
 	start_tool biolatency -D
 	read_direct 5 3
 	wait "$READER"
@@ -43,6 +44,7 @@ setup() {
 }
 
 @test "biolatency: -i 1 3 prints exactly 3 intervals and exits 0" {
+	make_loop
 	run --separate-stderr timeout 20 "$BIN/biolatency" --disk "$LOOP_NAME" -j -i 1 3
 	[ "$status" = 0 ]
 	[ "$(wc -l <<<"$output")" = 3 ]

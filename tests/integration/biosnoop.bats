@@ -9,10 +9,10 @@ load blockio
 
 setup() {
 	require_root
-	make_loop
 }
 
 @test "biosnoop: N reads are N lines with the reader, 4096 bytes, their sectors" {
+	make_loop
 	start_tool biosnoop --disk "$LOOP_NAME" -j
 	read_direct 23 40
 	wait "$READER"
@@ -31,6 +31,7 @@ setup() {
 }
 
 @test "biosnoop: text columns; -Q adds the queued time" {
+	make_loop
 	start_tool biosnoop --disk "$LOOP_NAME" -Q
 	read_direct 3 0
 	wait "$READER"
