@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 #include "cli.h"
 #include "histogram.h"
@@ -206,6 +207,52 @@ static void test_options(void **state)
 	assert_int_equal(bpfkit_opts.hist.count, 4);
 }
 
+/* Keys that found the map full are reported like lost events, once each. */
+static void test_missed_reported_as_lost(void **state)
+{
+	const struct bpfkit_output_opts json = { .json = true };
+	const struct bpfkit_hist_keys keys = { .key_size = sizeof(__u32) };
+	struct bpfkit_hist_reader *r;
+	char line[512], *lines[6] = {};
+	volatile __u64 missed = 7;
+	FILE *f = tmpfile();
+	int saved, n = 0;
+
+	assert_non_null(f);
+	saved = dup(STDOUT_FILENO);
+	fflush(stdout);
+	dup2(fileno(f), STDOUT_FILENO);
+	bpfkit_output_init(&json);
+	/* No map: every interval is empty, only the losses change. */
+	r = bpfkit_hist_open(-1, &keys, &missed);
+	assert_non_null(r);
+	bpfkit_hist_report(r);
+	bpfkit_hist_report(r);
+	missed = 10;
+	bpfkit_hist_report(r);
+	bpfkit_hist_free(r);
+	fflush(stdout);
+	dup2(saved, STDOUT_FILENO);
+	close(saved);
+
+	rewind(f);
+	while (n < 6 && fgets(line, sizeof(line), f))
+		lines[n++] = strdup(line);
+	fclose(f);
+	assert_int_equal(n, 5);
+	assert_non_null(strstr(
+		lines[0],
+		"\"interval\":1,\"unit\":\"usecs\",\"buckets\":[],\"count\":0,"));
+	assert_string_equal(lines[1],
+			    "{\"type\":\"lost\",\"lost\":7,\"total\":7}\n");
+	assert_non_null(strstr(lines[2], "\"interval\":2,"));
+	assert_non_null(strstr(lines[3], "\"interval\":3,"));
+	assert_string_equal(lines[4],
+			    "{\"type\":\"lost\",\"lost\":3,\"total\":10}\n");
+	while (n--)
+		free(lines[n]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -216,6 +263,7 @@ int main(void)
 		cmocka_unit_test(test_totals_match_json),
 		cmocka_unit_test(test_json),
 		cmocka_unit_test(test_options),
+		cmocka_unit_test(test_missed_reported_as_lost),
 	};
 
 	return cmocka_run_group_tests_name("histogram", tests, NULL, NULL);
