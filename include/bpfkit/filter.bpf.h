@@ -41,6 +41,29 @@ static __always_inline bool bpfkit_selected(void)
 	return true;
 }
 
+#define BPFKIT_CGROUP_MAX_DEPTH 16 /* levels task_in_cgroup() climbs */
+
+/*
+ * Is task T in cgroup v2 ID or below it? Climbs from T's cgroup through
+ * its parents (cgroup.self.parent), as --cgroup selects the subtree.
+ */
+static __always_inline bool task_in_cgroup(struct task_struct *t, __u64 id)
+{
+	struct cgroup *cg = BPF_CORE_READ(t, cgroups, dfl_cgrp);
+	struct cgroup_subsys_state *css;
+	int i;
+
+	for (i = 0; i < BPFKIT_CGROUP_MAX_DEPTH && cg; i++) {
+		if (BPF_CORE_READ(cg, kn, id) == id)
+			return true;
+		css = BPF_CORE_READ(cg, self.parent);
+		cg = css ? (void *)css - bpf_core_field_offset(struct cgroup,
+							       self) :
+			   NULL;
+	}
+	return false;
+}
+
 /*
  * True when task T passes the common filters: for tools that account a
  * task other than the current one (the task being woken, switched in).
@@ -56,8 +79,7 @@ static __always_inline bool bpfkit_task_selected(struct task_struct *t)
 	    BPF_CORE_READ(t, cred, uid.val) != bpfkit_filter.uid)
 		return false;
 	if (bpfkit_filter.cgroup_id &&
-	    BPF_CORE_READ(t, cgroups, dfl_cgrp, kn, id) !=
-		    bpfkit_filter.cgroup_id)
+	    !task_in_cgroup(t, bpfkit_filter.cgroup_id))
 		return false;
 	if (!bpfkit_filter.comm[0])
 		return true;

@@ -11,6 +11,13 @@ load burst
 setup() {
 	require_root
 	JOBS=
+	CG=
+}
+
+eval "helpers_$(declare -f teardown)"
+teardown() {
+	[ -z "${CG:-}" ] || rmdir "$CG/child" "$CG/other" "$CG"
+	helpers_teardown
 }
 
 @test "runqlat: two spinners on one CPU wait milliseconds, at least half above 500 us" {
@@ -56,6 +63,27 @@ setup() {
 	start_tool runqlat -P -j -p "$B" -m
 	go
 	check_hist_json "$OUT" "(.pid == $B and .comm == \"burst\" and .unit == \"msecs\")"
+}
+
+@test "runqlat: --cgroup selects the waiting task in that cgroup or below it" {
+	local root
+	root=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/mounts)
+	[ -n "$root" ] || skip "no cgroup v2 mounted"
+	CG=$root/bk$$-$RANDOM
+	mkdir -p "$CG/child" "$CG/other"
+	BURST_ARGS=(0 2)
+	burst A
+	echo "$A" >"$CG/child/cgroup.procs"
+	start_tool runqlat -j --cgroup "$CG"
+	go
+	check_hist_json "$OUT"
+	jq -e '.count >= 100' "$OUT"
+
+	burst B
+	echo "$B" >"$CG/child/cgroup.procs"
+	start_tool runqlat -j --cgroup "$CG/other"
+	go
+	jq -e '.count == 0' "$OUT"
 }
 
 @test "runqlat: -i 1 3 prints exactly 3 intervals and exits 0; -T times them" {
