@@ -9,10 +9,12 @@
  *	exit	vfork a child that exits at once
  *	signal	send ourselves an ignored SIGUSR1
  *	syscall	call getppid(2)
+ *	io	read PROG's first 4 KiB with O_DIRECT: one block I/O each
  *	mix	one of each (exec only when PROG is given)
  *
  * Run as "COMM exit" (argv[1] == "exit") it exits at once: the exec target.
  */
+#define _GNU_SOURCE
 #include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
@@ -70,6 +72,21 @@ static void do_syscall(void)
 	syscall(SYS_getppid);
 }
 
+static void do_io(void)
+{
+	static __thread void *buf;
+	int fd;
+
+	if (!buf && posix_memalign(&buf, 4096, 4096))
+		return;
+	fd = open(prog, O_RDONLY | O_DIRECT);
+	if (fd < 0)
+		return;
+	if (pread(fd, buf, 4096, 0) < 0)
+		perror("rel-storm: read");
+	close(fd);
+}
+
 static void do_mix(void)
 {
 	if (prog)
@@ -85,7 +102,8 @@ static const struct {
 	void (*fn)(void);
 } modes[] = {
 	{ "exec", do_exec },	 { "open", do_open },	    { "exit", do_exit },
-	{ "signal", do_signal }, { "syscall", do_syscall }, { "mix", do_mix },
+	{ "signal", do_signal }, { "syscall", do_syscall }, { "io", do_io },
+	{ "mix", do_mix },
 };
 
 static void *worker(void *unused)
@@ -126,9 +144,9 @@ int main(int argc, char **argv)
 		if (!strcmp(argv[1], modes[m].name))
 			fn = modes[m].fn;
 	prog = argc > 3 ? argv[3] : NULL;
-	if (!fn || (fn == do_exec && !prog)) {
+	if (!fn || ((fn == do_exec || fn == do_io) && !prog)) {
 		fprintf(stderr,
-			"usage: rel-storm exec|open|exit|signal|syscall|mix COMM [PROG] <COUNTS\n");
+			"usage: rel-storm exec|open|exit|signal|syscall|io|mix COMM [PROG] <COUNTS\n");
 		return 2;
 	}
 
