@@ -43,6 +43,21 @@ setup() {
 	[ "$(jq -rs '.[0].unit' "$OUT")" = msecs ]
 }
 
+@test "biolatency: on raw tracepoints (BTF without tp_btf types) it counts the same" {
+	make_loop
+	# A minimized BTF has no btf_trace_* types: biolatency takes raw_tp.
+	bpftool gen min_core_btf /sys/kernel/btf/vmlinux "$BATS_TEST_TMPDIR/min.btf" \
+		"$BUILD/obj/bpf/biolatency.bpf.o"
+	start_tool biolatency -D -Q -j --btf "$BATS_TEST_TMPDIR/min.btf"
+	bpftool prog list | grep -q ' raw_tracepoint  name rq_issue_raw '
+	read_direct 19 7
+	wait "$READER"
+	stop_tool
+	[ "$TOOL_STATUS" = 0 ]
+	check_hist_json "$OUT"
+	[ "$(jq -s --arg d "$LOOP_NAME" '.[] | select(.disk == $d) | .count' "$OUT")" = 19 ]
+}
+
 @test "biolatency: -i 1 3 prints exactly 3 intervals and exits 0" {
 	make_loop
 	run --separate-stderr timeout 20 "$BIN/biolatency" --disk "$LOOP_NAME" -j -i 1 3

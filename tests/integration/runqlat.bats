@@ -86,6 +86,21 @@ teardown() {
 	jq -e '.count == 0' "$OUT"
 }
 
+@test "runqlat: on raw tracepoints (BTF without tp_btf types) it counts the same way" {
+	# A minimized BTF has no btf_trace_* types: runqlat takes raw_tp.
+	bpftool gen min_core_btf /sys/kernel/btf/vmlinux "$BATS_TEST_TMPDIR/min.btf" \
+		"$BUILD/obj/bpf/runqlat.bpf.o"
+	BURST_ARGS=(1000 0)
+	burst A taskset -c 1
+	burst B taskset -c 1
+	start_tool runqlat -j -p "$A" --btf "$BATS_TEST_TMPDIR/min.btf"
+	bpftool prog list | grep -q ' raw_tracepoint  name switch_raw '
+	go
+	check_hist_json "$OUT"
+	jq -e '.count >= 20' "$OUT"
+	jq -en --argjson s "$(hist_share "$OUT" 512)" '$s >= 0.5'
+}
+
 @test "runqlat: -i 1 3 prints exactly 3 intervals and exits 0; -T times them" {
 	run --separate-stderr timeout 20 "$BIN/runqlat" -i 1 3 -T
 	[ "$status" = 0 ]
