@@ -8,7 +8,7 @@
 #   make SANITIZE=1      user space with ASan and UBSan
 #   make V=1             show full commands
 #   make vmlinux         regenerate vmlinux/$(ARCH)/vmlinux.h from this kernel
-#   make new-tool NAME=x a new tool from the template
+#   make new-tool NAME=x a new tool from the template (TRACEPOINT=, UPROBE=, USDT=)
 #   make bench           benchmarks against libbpf-tools and bpftrace
 #   make install PREFIX=/usr/local DESTDIR=   tools as bpfkit-NAME, man, completion
 #   make install-dev PREFIX=/usr/local DESTDIR=  library, headers, bpfkit.mk
@@ -184,10 +184,12 @@ demo:
 	$(Q)$(MAKE) --no-print-directory all
 	$(BIN)/hello-buffer $(DEMO_ARGS)
 
-# Make a new tool from tools/template/: make new-tool NAME=x [TRACEPOINT=c:e]
+# Make a new tool from tools/template/: make new-tool NAME=x
+# [TRACEPOINT=c:e | UPROBE=binary:function | USDT=binary:provider:probe]
 .PHONY: new-tool
 new-tool:
-	$(Q)tools/new-tool "$(NAME)" $(if $(TRACEPOINT),--tracepoint "$(TRACEPOINT)")
+	$(Q)tools/new-tool "$(NAME)" $(if $(TRACEPOINT),--tracepoint "$(TRACEPOINT)") \
+		$(if $(UPROBE),--uprobe "$(UPROBE)") $(if $(USDT),--usdt "$(USDT)")
 
 # Benchmarks against the peers (not part of make test); results in build/bench.
 .PHONY: bench

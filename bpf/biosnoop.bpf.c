@@ -18,15 +18,14 @@ static __always_inline void rq_done(void *ctx, struct request *rq,
 {
 	struct biosnoop_event e = {};
 
-	e.done_ns = bpf_ktime_get_ns();
 	if (s->queued_ns && s->queued_ns <= s->issued_ns)
 		e.queue_ns = s->issued_ns - s->queued_ns;
-	e.service_ns = e.done_ns - s->issued_ns;
+	e.service_ns = bpf_ktime_get_ns() - s->issued_ns;
 	e.sector = BPF_CORE_READ(rq, __sector);
 	e.bytes = BPF_CORE_READ(rq, __data_len);
 	e.pid = s->pid;
 	e.dev = bpfkit_rq_dev(rq);
 	e.op = bpfkit_rq_op(rq);
 	__builtin_memcpy(e.comm, s->comm, sizeof(e.comm));
-	bpfkit_emit(ctx, &e, sizeof(e));
+	bpfkit_emit(ctx, &e.rec, sizeof(e));
 }

@@ -45,7 +45,7 @@ __noinline int stage(__u64 path_addr, __u64 argv_addr, int fd, __u32 flags)
 	__u32 tid = (__u32)bpf_get_current_pid_tgid();
 	struct execsnoop_event *e;
 	const char *arg = NULL;
-	__u32 size = 0, i;
+	__u32 size, i;
 	long n;
 
 	/* Start from a zeroed record for this thread. */
@@ -70,7 +70,14 @@ __noinline int stage(__u64 path_addr, __u64 argv_addr, int fd, __u32 flags)
 	if (n >= 0 && n <= 1 && (flags & EXECSNOOP_EXECVEAT))
 		e->flags |= EXECSNOOP_FD_PATH;
 
-	/* Copy argv[0 .. max_args - 1], each cut at EXECSNOOP_ARG_LEN. */
+	/*
+	 * Copy argv[0 .. max_args - 1], each cut at EXECSNOOP_ARG_LEN. The
+	 * size so far is read back from the record on every pass, so the
+	 * verifier knows only the bound checked here, and the states of one
+	 * pass match the next one's: a size kept in a register makes every
+	 * pass's range new, and more than 23 passes overran the verifier's
+	 * budget on Linux 6.18 (E2BIG, "Argument list too long").
+	 */
 	if (!argv) /* an empty list, for Linux */
 		return 0;
 	for (i = 0; i < EXECSNOOP_MAX_ARGS && i < max_args; i++) {
@@ -78,6 +85,7 @@ __noinline int stage(__u64 path_addr, __u64 argv_addr, int fd, __u32 flags)
 			goto unreadable;
 		if (!arg)
 			return 0;
+		size = e->args_size;
 		if (size > EXECSNOOP_ARGS_BUF - EXECSNOOP_ARG_LEN)
 			return 0;
 		n = bpf_probe_read_user_str(&e->args[size], EXECSNOOP_ARG_LEN,
@@ -86,8 +94,7 @@ __noinline int stage(__u64 path_addr, __u64 argv_addr, int fd, __u32 flags)
 			goto unreadable;
 		if (n == EXECSNOOP_ARG_LEN && cut_short(arg, EXECSNOOP_ARG_LEN))
 			e->flags |= EXECSNOOP_LONG_ARG;
-		size += n;
-		e->args_size = size;
+		e->args_size = size + n;
 	}
 
 	/* Mark the list cut only if another argument really follows. */
@@ -190,7 +197,8 @@ static __always_inline int finish(void *ctx, long ret)
 	used = e->args_size;
 	if (used > EXECSNOOP_ARGS_BUF)
 		used = EXECSNOOP_ARGS_BUF;
-	bpfkit_emit(ctx, e, offsetof(struct execsnoop_event, args) + used);
+	bpfkit_emit(ctx, &e->rec,
+		    offsetof(struct execsnoop_event, args) + used);
 out:
 	bpf_map_delete_elem(&execs, &tid);
 	return 0;

@@ -82,6 +82,6 @@ int process_exit(void *ctx)
 	e.threads_left = live;
 	bpf_get_current_comm(e.comm, sizeof(e.comm));
 
-	bpfkit_emit(ctx, &e, sizeof(e));
+	bpfkit_emit(ctx, &e.rec, sizeof(e));
 	return 0;
 }

@@ -56,7 +56,7 @@ static __always_inline int send(void *ctx, const char *filename,
 	e.attach = type;
 	bpf_probe_read_user_str(e.path, sizeof(e.path), filename);
 
-	bpfkit_emit(ctx, &e, sizeof(e));
+	bpfkit_emit(ctx, &e.rec, sizeof(e));
 	return 0;
 }
 

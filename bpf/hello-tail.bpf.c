@@ -36,7 +36,7 @@ static __always_inline int report(struct bpf_raw_tracepoint_args *ctx,
 	bpf_get_current_comm(e.comm, sizeof(e.comm));
 	e.nr = ctx->args[1];
 	e.kind = kind;
-	bpfkit_emit(ctx, &e, sizeof(e));
+	bpfkit_emit(ctx, &e.rec, sizeof(e));
 	return 0;
 }
 

@@ -84,7 +84,7 @@ static __always_inline int leave(void *ctx, long ret)
 		len = OPENSNOOP_PATH_MAX;
 
 	/* Send the header and the path's bytes only. */
-	bpfkit_emit(ctx, e, offsetof(struct opensnoop_event, path) + len);
+	bpfkit_emit(ctx, &e->rec, offsetof(struct opensnoop_event, path) + len);
 out:
 	bpf_map_delete_elem(&opensnoop_args, &tid);
 	return 0;

@@ -68,7 +68,7 @@ static __always_inline int kill_exit(void *ctx, long ret)
 		e.result = SIGSNOOP_FAILED;
 		e.err = -ret;
 		e.kill = 1;
-		bpfkit_emit(ctx, &e, sizeof(e));
+		bpfkit_emit(ctx, &e.rec, sizeof(e));
 	}
 	bpf_map_delete_elem(&sigsnoop_calls, &tid);
 	return 0;
@@ -100,7 +100,7 @@ int signal_generate(struct trace_event_raw_signal_generate *ctx)
 	e.kill = k != NULL;
 	e.group = ctx->group;
 	bpf_probe_read_kernel(e.tcomm, sizeof(e.tcomm), ctx->comm);
-	bpfkit_emit(ctx, &e, sizeof(e));
+	bpfkit_emit(ctx, &e.rec, sizeof(e));
 	return 0;
 }
 

@@ -3,10 +3,10 @@
 #ifndef BIOSNOOP_H
 #define BIOSNOOP_H
 
-#include "bpfkit/types.h"
+#include "bpfkit/channel.h"
 
 struct biosnoop_event {
-	__u64 done_ns; /* completion, CLOCK_MONOTONIC */
+	struct bpfkit_record rec; /* first: the time it completed */
 	__u64 queue_ns; /* queued to issued, with -Q; 0: not seen queued */
 	__u64 service_ns; /* issued to completed */
 	__u64 sector; /* first sector, 512-byte units */

@@ -3,7 +3,7 @@
 #ifndef EXECSNOOP_H
 #define EXECSNOOP_H
 
-#include "bpfkit/types.h"
+#include "bpfkit/channel.h"
 
 #define EXECSNOOP_PATH_LEN 256
 #define EXECSNOOP_ARG_LEN 128 /* longest argument kept, NUL included */
@@ -29,6 +29,7 @@
  * them; after a successful exec all of them, from the new image.
  */
 struct execsnoop_event {
+	struct bpfkit_record rec; /* first: the time it was sent */
 	__u32 pid; /* tgid */
 	__u32 tid; /* the thread that called exec */
 	__u32 ppid;

@@ -3,9 +3,10 @@
 #ifndef EXITSNOOP_H
 #define EXITSNOOP_H
 
-#include "bpfkit/types.h"
+#include "bpfkit/channel.h"
 
 struct exitsnoop_event {
+	struct bpfkit_record rec; /* first: the time it was sent */
 	__u32 pid; /* tgid */
 	__u32 tid; /* the thread that exited (that ended it, for a process) */
 	__u32 ppid;

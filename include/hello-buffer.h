@@ -3,7 +3,7 @@
 #ifndef HELLO_BUFFER_H
 #define HELLO_BUFFER_H
 
-#include "bpfkit/types.h"
+#include "bpfkit/channel.h"
 
 #define HB_MESSAGE_LEN 12 /* 11 bytes of text and a NUL */
 #define HB_PATH_LEN 256 /* longer execve filenames are cut short */
@@ -21,6 +21,7 @@ enum hb_attach {
 };
 
 struct hello_buffer_event {
+	struct bpfkit_record rec; /* first: the time it was sent */
 	int pid;
 	int uid;
 	char command[BPFKIT_COMM_LEN];

@@ -3,7 +3,7 @@
 #ifndef HELLO_TAIL_H
 #define HELLO_TAIL_H
 
-#include "bpfkit/types.h"
+#include "bpfkit/channel.h"
 
 /* What happened; user space turns it into the MESSAGE column. */
 enum hello_tail_kind {
@@ -15,6 +15,7 @@ enum hello_tail_kind {
 };
 
 struct hello_tail_event {
+	struct bpfkit_record rec; /* first: the time it was sent */
 	int pid;
 	int uid;
 	char comm[BPFKIT_COMM_LEN];

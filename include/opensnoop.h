@@ -3,7 +3,7 @@
 #ifndef OPENSNOOP_H
 #define OPENSNOOP_H
 
-#include "bpfkit/types.h"
+#include "bpfkit/channel.h"
 
 #define OPENSNOOP_PATH_MAX 4096
 
@@ -16,6 +16,7 @@ enum opensnoop_call {
 
 /* Sent with only as many path bytes as the path has, NUL included. */
 struct opensnoop_event {
+	struct bpfkit_record rec; /* first: the time it was sent */
 	__u32 pid;
 	__u32 tid;
 	__u32 uid;

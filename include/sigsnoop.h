@@ -3,7 +3,7 @@
 #ifndef SIGSNOOP_H
 #define SIGSNOOP_H
 
-#include "bpfkit/types.h"
+#include "bpfkit/channel.h"
 
 /*
  * result: the kernel's enum trace_signal_result (0 delivered, 1 ignored,
@@ -13,6 +13,7 @@
 #define SIGSNOOP_FAILED -1
 
 struct sigsnoop_event {
+	struct bpfkit_record rec; /* first: the time it was sent */
 	__u32 pid; /* sender (current task) */
 	__u32 tid;
 	__u32 uid;

@@ -3,9 +3,10 @@
 #ifndef STORM_H
 #define STORM_H
 
-#include "bpfkit/types.h"
+#include "bpfkit/channel.h"
 
 struct storm_event {
+	struct bpfkit_record rec; /* first: the time it was sent */
 	int pid;
 	int uid;
 	char comm[BPFKIT_COMM_LEN];

@@ -7,11 +7,15 @@
 #
 # Each group names every package its purpose uses, so that a stage that
 # asks for its groups on a brand-new Debian 12 machine has all it needs:
-#   build    make, the compilers and libraries (`make`, `make demo`)
+#   build    make, the compilers and libraries (`make`, `make demo`),
+#            binutils (new-tool checks symbols and SDT notes with nm, readelf)
 #   test     everything `make test` runs: cmocka, bats, jq, the fuzzer's
 #            runtime for clang 14, valgrind, clang-format, cpio (new-tool.bats
 #            copies the tree with it), util-linux's unshare and setpriv,
-#            man-db (install.bats checks the man pages as lintian does)
+#            man-db (install.bats checks the man pages as lintian does),
+#            systemtap-sdt-dev (<sys/sdt.h> for the USDT test helpers),
+#            python3 (bashreadline.bats drives bash through its pty module;
+#            pyimport.bats traces its USDT probes)
 #   clang19  clang-19 and its sanitizer/libFuzzer runtime (CLANG=clang-19)
 #   vm       QEMU and what tools/vm-run packs into the guest's initramfs
 #   bench    the peers make bench measures against, and gnuplot
@@ -34,8 +38,8 @@ fi
 pkgs=
 for group in "$@"; do
 	case $group in
-	build) pkgs="$pkgs make gcc libc6-dev clang llvm bpftool libbpf-dev libelf-dev zlib1g-dev libzstd-dev pkg-config linux-libc-dev" ;;
-	test) pkgs="$pkgs libcmocka-dev bats jq util-linux procps libclang-rt-dev valgrind clang-format cpio man-db" ;;
+	build) pkgs="$pkgs make gcc binutils libc6-dev clang llvm bpftool libbpf-dev libelf-dev zlib1g-dev libzstd-dev pkg-config linux-libc-dev" ;;
+	test) pkgs="$pkgs libcmocka-dev bats jq util-linux procps libclang-rt-dev valgrind clang-format cpio man-db systemtap-sdt-dev python3" ;;
 	clang19) pkgs="$pkgs clang-19 libclang-rt-19-dev" ;;
 	vm) pkgs="$pkgs qemu-system-x86 busybox-static kmod cpio xz-utils" ;;
 	bench) pkgs="$pkgs libbpf-tools bpftrace gnuplot-nox" ;;

@@ -79,8 +79,9 @@ static void print_json(const struct biosnoop_event *e, const char *disk,
 {
 	struct bpfkit_json j;
 
-	bpfkit_json_begin(&j, stdout);
-	bpfkit_json_double(&j, "time_s", (e->done_ns - env.start_ns) / 1e9);
+	bpfkit_json_begin(&j, stdout, &e->rec);
+	bpfkit_json_double(&j, "time_s",
+			   (e->rec.ktime_ns - env.start_ns) / 1e9);
 	bpfkit_json_str(&j, "comm", e->comm, sizeof(e->comm));
 	bpfkit_json_uint(&j, "pid", e->pid);
 	bpfkit_json_str(&j, "disk", disk, strlen(disk));
@@ -106,8 +107,8 @@ static void print_event(void *ctx, const void *data, size_t size)
 		print_json(e, disk, op);
 		return;
 	}
-	bpfkit_print_time();
-	printf("%-*.6f ", TIME_W, (e->done_ns - env.start_ns) / 1e9);
+	bpfkit_print_time(&e->rec);
+	printf("%-*.6f ", TIME_W, (e->rec.ktime_ns - env.start_ns) / 1e9);
 	bpfkit_print_str(e->comm, sizeof(e->comm), COMM_W);
 	printf("%-*u %-*s %-*s %-*llu %-*u ", PID_W, e->pid, DISK_W, disk, OP_W,
 	       op, SECTOR_W, (unsigned long long)e->sector, BYTES_W, e->bytes);

@@ -215,7 +215,7 @@ static void print_json(const struct execsnoop_event *e, size_t size)
 	struct args a;
 	size_t len;
 
-	bpfkit_json_begin(&j, stdout);
+	bpfkit_json_begin(&j, stdout, &e->rec);
 	bpfkit_json_str(&j, "syscall",
 			e->flags & EXECSNOOP_EXECVEAT ? "execveat" : "execve",
 			16);
@@ -256,7 +256,7 @@ static void print_columns(const struct execsnoop_event *e, size_t size)
 	else
 		snprintf(ret, sizeof(ret), "%d", e->ret);
 
-	bpfkit_print_time();
+	bpfkit_print_time(&e->rec);
 	if (env.print_uid)
 		printf("%-*u ", UID_W, e->uid);
 	bpfkit_print_str(e->comm, sizeof(e->comm), COMM_W);

@@ -87,7 +87,7 @@ static void print_json(const struct exitsnoop_event *e)
 	const char *name = bpfkit_signal_name(sig, buf, sizeof(buf));
 	struct bpfkit_json j;
 
-	bpfkit_json_begin(&j, stdout);
+	bpfkit_json_begin(&j, stdout, &e->rec);
 	bpfkit_json_int(&j, "pid", e->pid);
 	bpfkit_json_int(&j, "tid", e->tid);
 	bpfkit_json_int(&j, "ppid", e->ppid);
@@ -117,7 +117,7 @@ static void print_event(void *ctx, const void *data, size_t size)
 		return;
 	}
 	describe(e->exit_code, exit, sizeof(exit));
-	bpfkit_print_time();
+	bpfkit_print_time(&e->rec);
 	bpfkit_print_str(e->comm, sizeof(e->comm), COMM_W);
 	printf("%-*u %-*u %-*u %*.3f %s\n", PID_W, e->pid, PID_W, e->ppid,
 	       PID_W, e->tid, AGE_W, e->age_ns / 1e9, exit);

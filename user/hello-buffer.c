@@ -295,7 +295,7 @@ static void print_event(void *ctx, const void *data, size_t size)
 	if (size < sizeof(*e))
 		return;
 	if (bpfkit_output_json()) {
-		bpfkit_json_begin(&j, stdout);
+		bpfkit_json_begin(&j, stdout, &e->rec);
 		bpfkit_json_int(&j, "pid", e->pid);
 		bpfkit_json_int(&j, "uid", e->uid);
 		bpfkit_json_str(&j, "command", e->command, sizeof(e->command));
@@ -306,7 +306,7 @@ static void print_event(void *ctx, const void *data, size_t size)
 		bpfkit_json_end(&j);
 		return;
 	}
-	bpfkit_print_time();
+	bpfkit_print_time(&e->rec);
 	printf("%d %d ", e->pid, e->uid);
 	bpfkit_print_str(e->command, sizeof(e->command), 0);
 	bpfkit_col_escape(stdout, e->message, sizeof(e->message), false);

@@ -173,7 +173,7 @@ static int print_counts(void *ctx)
 	int i, n = read_counts(e, HELLO_MAP_KEYS);
 
 	if (bpfkit_output_json()) {
-		bpfkit_json_begin(&j, stdout);
+		bpfkit_json_begin(&j, stdout, NULL);
 		for (i = 0; i < n; i++)
 			bpfkit_json_uint(&j, label(e[i].key, buf, sizeof(buf)),
 					 e[i].count);

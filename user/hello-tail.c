@@ -86,7 +86,7 @@ static void print_event(void *ctx, const void *data, size_t size)
 	message = messages[e->kind];
 	name = syscall_name(e->nr, buf, sizeof(buf));
 	if (bpfkit_output_json()) {
-		bpfkit_json_begin(&j, stdout);
+		bpfkit_json_begin(&j, stdout, &e->rec);
 		bpfkit_json_int(&j, "pid", e->pid);
 		bpfkit_json_int(&j, "uid", e->uid);
 		bpfkit_json_str(&j, "comm", e->comm, sizeof(e->comm));
@@ -96,7 +96,7 @@ static void print_event(void *ctx, const void *data, size_t size)
 		bpfkit_json_end(&j);
 		return;
 	}
-	bpfkit_print_time();
+	bpfkit_print_time(&e->rec);
 	printf("%-*d %-*d ", PID_W, e->pid, UID_W, e->uid);
 	bpfkit_print_str(e->comm, sizeof(e->comm), COMM_W);
 	if (e->kind == HELLO_TAIL_OTHER)

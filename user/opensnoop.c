@@ -134,7 +134,7 @@ static void print_json(const struct opensnoop_event *e, size_t path_len,
 {
 	struct bpfkit_json j;
 
-	bpfkit_json_begin(&j, stdout);
+	bpfkit_json_begin(&j, stdout, &e->rec);
 	bpfkit_json_int(&j, "pid", e->pid);
 	bpfkit_json_int(&j, "tid", e->tid);
 	bpfkit_json_int(&j, "uid", e->uid);
@@ -181,7 +181,7 @@ static void print_event(void *ctx, const void *data, size_t size)
 		 e->ret >= 0			? "0" :
 		 strerrorname_np(-(long)e->ret) ?:
 						  "?");
-	bpfkit_print_time();
+	bpfkit_print_time(&e->rec);
 	printf("%-*u ", PID_W, e->pid);
 	bpfkit_print_str(e->comm, sizeof(e->comm), COMM_W);
 	printf("%*d %-*s ", FD_W, e->ret < 0 ? -1 : e->ret, ERR_W, err);

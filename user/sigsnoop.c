@@ -124,7 +124,7 @@ static void print_event(void *ctx, const void *data, size_t size)
 		return;
 	sig = bpfkit_signal_name(e->sig, buf, sizeof(buf));
 	if (bpfkit_output_json()) {
-		bpfkit_json_begin(&j, stdout);
+		bpfkit_json_begin(&j, stdout, &e->rec);
 		bpfkit_json_int(&j, "pid", e->pid);
 		bpfkit_json_int(&j, "tid", e->tid);
 		bpfkit_json_int(&j, "uid", e->uid);
@@ -141,7 +141,7 @@ static void print_event(void *ctx, const void *data, size_t size)
 		bpfkit_json_end(&j);
 		return;
 	}
-	bpfkit_print_time();
+	bpfkit_print_time(&e->rec);
 	printf("%-*u ", PID_W, e->pid);
 	bpfkit_print_str(e->comm, sizeof(e->comm), COMM_W);
 	printf("%-*s %-*d ", SIG_W, sig, PID_W, e->tpid);

@@ -5,7 +5,7 @@
  *
  * A tool calls bpfkit_emit() to send a record. Both transports are compiled
  * in; user space picks one at load time by setting bpfkit_channel_cfg.ringbuf
- * and retyping the unused map, and the verifier prunes the branch not taken.
+ * and retyping the unused maps, and the verifier prunes the branch not taken.
  */
 #ifndef BPFKIT_CHANNEL_BPF_H
 #define BPFKIT_CHANNEL_BPF_H
@@ -24,6 +24,17 @@ struct {
 	__uint(value_size, sizeof(__u32));
 } bpfkit_perf SEC(".maps");
 
+/*
+ * The perf transport's doorbells: one small perf buffer per CPU that wakes
+ * the reader at every record. bpfkit_emit() rings it only when the reader
+ * was last woken longer than wakeup_budget_ns ago.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERF_EVENT_ARRAY);
+	__uint(key_size, sizeof(__u32));
+	__uint(value_size, sizeof(__u32));
+} bpfkit_doorbell SEC(".maps");
+
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
 	__uint(max_entries, 256 * 1024);
@@ -36,17 +47,76 @@ struct {
 	__type(value, struct bpfkit_stats);
 } bpfkit_stats SEC(".maps");
 
+/* When the reader was last woken through one buffer, and what is pending. */
+struct bpfkit_wakeups {
+	__u64 woken_ns; /* bpf_ktime_get_ns() of the last wakeup */
+	__u64 pending; /* perf: records written since the kernel last woke */
+};
+
+/* Per CPU, as the perf buffers are. */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct bpfkit_wakeups);
+} bpfkit_wakeups SEC(".maps");
+
+/* The ring buffer is one for all CPUs, and so is its last wakeup. */
+__u64 bpfkit_ring_woken_ns;
+
+static __always_inline long bpfkit_emit_ring(const void *data, __u64 size,
+					     __u64 now)
+{
+	__u64 pending = bpf_ringbuf_query(&bpfkit_ring, BPF_RB_AVAIL_DATA);
+	__u64 flags = BPF_RB_NO_WAKEUP;
+
+	if (pending + size >= bpfkit_channel_cfg.wakeup * size ||
+	    pending >= bpfkit_channel_cfg.ring_wakeup_max ||
+	    now - bpfkit_ring_woken_ns >= bpfkit_channel_cfg.wakeup_budget_ns) {
+		flags = BPF_RB_FORCE_WAKEUP;
+		bpfkit_ring_woken_ns = now;
+	}
+	return bpf_ringbuf_output(&bpfkit_ring, (void *)data, size, flags);
+}
+
+static __always_inline long bpfkit_emit_perf(void *ctx, const void *data,
+					     __u64 size, __u64 now)
+{
+	struct bpfkit_wakeups *w;
+	__u32 zero = 0;
+	long err;
+
+	err = bpf_perf_event_output(ctx, &bpfkit_perf, BPF_F_CURRENT_CPU,
+				    (void *)data, size);
+	w = bpf_map_lookup_elem(&bpfkit_wakeups, &zero);
+	if (err || !w)
+		return err;
+	/* The kernel itself wakes the reader at every wakeup-th record. */
+	if (++w->pending >= bpfkit_channel_cfg.wakeup) {
+		w->pending = 0;
+		w->woken_ns = now;
+	} else if (now - w->woken_ns >= bpfkit_channel_cfg.wakeup_budget_ns) {
+		w->woken_ns = now;
+		bpf_perf_event_output(ctx, &bpfkit_doorbell, BPF_F_CURRENT_CPU,
+				      &now, sizeof(now));
+	}
+	return 0;
+}
+
 /*
- * Send one record to user space. Every attempt is counted as produced and
- * every failure as dropped, so user space can account for each record.
- * Wakeups are batched: the reader is woken once bpfkit_channel_cfg.wakeup records
- * are pending, and flushes whatever is left on its poll timeout.
+ * Send one record to user space, stamped with the kernel's monotonic clock
+ * (bpf_ktime_get_ns()) in its header, REC: the first member of every record.
+ * Every attempt is counted as produced and every failure as dropped, so user
+ * space can account for each record. Wakeups are batched: the reader is
+ * woken once bpfkit_channel_cfg.wakeup records are pending, or at once when
+ * it was last woken longer than wakeup_budget_ns ago (so a lone record is
+ * not kept waiting), and flushes whatever is left on its poll timeout.
  */
-static __always_inline long bpfkit_emit(void *ctx, const void *data, __u64 size)
+static __always_inline long bpfkit_emit(void *ctx, struct bpfkit_record *rec,
+					__u64 size)
 {
 	struct bpfkit_stats *stats;
 	__u32 zero = 0;
-	__u64 pending, flags;
 	long err;
 
 	stats = bpf_map_lookup_elem(&bpfkit_stats, &zero);
@@ -54,20 +124,11 @@ static __always_inline long bpfkit_emit(void *ctx, const void *data, __u64 size)
 		return -1;
 	__sync_fetch_and_add(&stats->produced, 1);
 
-	if (bpfkit_channel_cfg.ringbuf) {
-		pending = bpf_ringbuf_query(&bpfkit_ring, BPF_RB_AVAIL_DATA);
-		flags = pending + size >= bpfkit_channel_cfg.wakeup * size ||
-					pending >= bpfkit_channel_cfg
-							   .ring_wakeup_max ?
-				BPF_RB_FORCE_WAKEUP :
-				BPF_RB_NO_WAKEUP;
-		err = bpf_ringbuf_output(&bpfkit_ring, (void *)data, size,
-					 flags);
-	} else {
-		err = bpf_perf_event_output(ctx, &bpfkit_perf,
-					    BPF_F_CURRENT_CPU, (void *)data,
-					    size);
-	}
+	rec->ktime_ns = bpf_ktime_get_ns();
+	if (bpfkit_channel_cfg.ringbuf)
+		err = bpfkit_emit_ring(rec, size, rec->ktime_ns);
+	else
+		err = bpfkit_emit_perf(ctx, rec, size, rec->ktime_ns);
 	if (err)
 		__sync_fetch_and_add(&stats->dropped, 1);
 	return err;

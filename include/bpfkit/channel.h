@@ -2,7 +2,8 @@
 /*
  * What both sides of a tool that sends events agree on: the channel
  * settings user space writes into the object's read-only bpfkit_channel_cfg
- * before load, and the counters the BPF side keeps for every record.
+ * before load, the header of every record and the counters the BPF side
+ * keeps for every record.
  */
 #ifndef BPFKIT_CHANNEL_CFG_H
 #define BPFKIT_CHANNEL_CFG_H
@@ -14,6 +15,15 @@ struct bpfkit_channel_cfg {
 	__u32 ringbuf; /* emit into the ring buffer instead of the perf buffer */
 	__u32 wakeup; /* wake the reader once this many records are pending */
 	__u64 ring_wakeup_max; /* ...or this many bytes, whichever is fewer */
+	__u64 wakeup_budget_ns; /* ...or at once if last woken this long ago */
+};
+
+/*
+ * The header every record starts with: bpfkit_emit() stamps it with the
+ * kernel's CLOCK_MONOTONIC (bpf_ktime_get_ns()) just before sending.
+ */
+struct bpfkit_record {
+	__u64 ktime_ns;
 };
 
 /* Per-CPU counters of the event channel. */

@@ -2,7 +2,8 @@
 /*
  * The BPF side of the common filters, included by every tool's BPF object:
  * bpfkit_selected() says whether the current task passes -p, -u, -c and
- * --cgroup, as user space wrote them into bpfkit_filter before load.
+ * --cgroup, as user space wrote them into bpfkit_filter before load (and the
+ * --cgroup directory into bpfkit_cgroup after it).
  */
 #ifndef BPFKIT_FILTER_BPF_H
 #define BPFKIT_FILTER_BPF_H
@@ -13,6 +14,19 @@
 #include "bpfkit/filter.h"
 
 const volatile struct bpfkit_filter bpfkit_filter = BPFKIT_FILTER_ALL;
+
+/*
+ * Slot 0 holds the --cgroup directory: bpf_current_task_under_cgroup()
+ * matches it and every cgroup below it (cgroup v2 keeps processes in the
+ * leaves), in every program type the tools use (tracepoint, raw_tp,
+ * tp_btf, kprobe, fentry).
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_CGROUP_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u32);
+} bpfkit_cgroup SEC(".maps");
 
 /* True when the current task passes the common filters (-p, -u, -c, --cgroup). */
 static __always_inline bool bpfkit_selected(void)
@@ -27,7 +41,7 @@ static __always_inline bool bpfkit_selected(void)
 	    (__u32)bpf_get_current_uid_gid() != bpfkit_filter.uid)
 		return false;
 	if (bpfkit_filter.cgroup_id &&
-	    bpf_get_current_cgroup_id() != bpfkit_filter.cgroup_id)
+	    bpf_current_task_under_cgroup(&bpfkit_cgroup, 0) != 1)
 		return false;
 	if (!bpfkit_filter.comm[0])
 		return true;

@@ -2,7 +2,8 @@
 /*
  * The common filters (-p, -u, -c, --cgroup) as both sides of every tool
  * see them: user space writes them into the object's read-only
- * bpfkit_filter before load, bpfkit_selected() (filter.bpf.h) applies them.
+ * bpfkit_filter before load (and the --cgroup directory into the
+ * bpfkit_cgroup map after it), bpfkit_selected() (filter.bpf.h) applies them.
  */
 #ifndef BPFKIT_FILTER_H
 #define BPFKIT_FILTER_H
@@ -14,7 +15,7 @@
 struct bpfkit_filter {
 	__u32 pid; /* trace this process (tgid) only; 0: all */
 	__u32 uid; /* trace this user only; BPFKIT_ANY_UID: all */
-	__u64 cgroup_id; /* trace this cgroup v2 only; 0: all */
+	__u64 cgroup_id; /* trace this cgroup v2 and its subtree; 0: all */
 	char comm[BPFKIT_COMM_LEN]; /* trace this command only; "": all */
 };
 

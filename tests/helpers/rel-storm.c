@@ -9,6 +9,11 @@
  *	exit	vfork a child that exits at once
  *	signal	send ourselves an ignored SIGUSR1
  *	syscall	call getppid(2)
+ *	resolve	look up localhost with getaddrinfo(3)
+ *	readline	call this program's own readline(), a stand-in for bash's
+ *		(bashreadline --shell THIS_PROGRAM traces it)
+ *	import	pass USDT probes named as CPython's import probes
+ *		(pyimport --python THIS_PROGRAM traces them)
  *	io	read PROG's first 4 KiB with O_DIRECT: one block I/O each
  *	mix	one of each (exec only when PROG is given)
  *
@@ -16,6 +21,7 @@
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
+#include <netdb.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -23,6 +29,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/prctl.h>
+#include <sys/sdt.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 
@@ -72,6 +79,37 @@ static void do_syscall(void)
 	syscall(SYS_getppid);
 }
 
+static void do_resolve(void)
+{
+	struct addrinfo *res;
+
+	if (!getaddrinfo("localhost", NULL, NULL, &res))
+		freeaddrinfo(res);
+}
+
+/* What bashreadline's uretprobe reads: the line readline() returns. */
+__attribute__((noinline)) char *readline(const char *prompt)
+{
+	static char line[] = "storm line";
+
+	__asm__ volatile("" ::"r"(prompt) : "memory");
+	return line;
+}
+
+static void do_readline(void)
+{
+	readline("$ ");
+}
+
+/* CPython's pair around each import: the module name, then found. */
+static void do_import(void)
+{
+	static const char name[] = "storm_module";
+
+	DTRACE_PROBE1(python, import__find__load__start, name);
+	DTRACE_PROBE2(python, import__find__load__done, name, 1);
+}
+
 static void do_io(void)
 {
 	static __thread void *buf;
@@ -95,15 +133,20 @@ static void do_mix(void)
 	do_exit();
 	do_signal();
 	do_syscall();
+	do_resolve();
+	do_readline();
+	do_import();
 }
 
 static const struct {
 	const char *name;
 	void (*fn)(void);
 } modes[] = {
-	{ "exec", do_exec },	 { "open", do_open },	    { "exit", do_exit },
-	{ "signal", do_signal }, { "syscall", do_syscall }, { "io", do_io },
-	{ "mix", do_mix },
+	{ "exec", do_exec },	   { "open", do_open },
+	{ "exit", do_exit },	   { "signal", do_signal },
+	{ "syscall", do_syscall }, { "mix", do_mix },
+	{ "resolve", do_resolve }, { "readline", do_readline },
+	{ "import", do_import },   { "io", do_io },
 };
 
 static void *worker(void *unused)
@@ -146,7 +189,7 @@ int main(int argc, char **argv)
 	prog = argc > 3 ? argv[3] : NULL;
 	if (!fn || ((fn == do_exec || fn == do_io) && !prog)) {
 		fprintf(stderr,
-			"usage: rel-storm exec|open|exit|signal|syscall|io|mix COMM [PROG] <COUNTS\n");
+			"usage: rel-storm exec|open|exit|signal|syscall|mix|resolve|readline|import|io COMM [PROG] <COUNTS\n");
 		return 2;
 	}
 

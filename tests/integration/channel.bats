@@ -120,22 +120,6 @@ storm() {
 	[ "$(wc -l <"$OUT")" = 1 ]
 }
 
-@test "channel: --cgroup selects one cgroup v2 and excludes others" {
-	cgroot=$(findmnt -t cgroup2 -n -o TARGET | head -1)
-	[ -n "$cgroot" ] || skip "no cgroup v2 hierarchy mounted"
-	cg=$cgroot/bpfkit-test-$$
-	mkdir "$cg"
-	comm=$(unique_comm)
-	start_tool hello-buffer --cgroup "$cg"
-	outside=$(exec_as "$comm")
-	inside=$(sh -c 'echo $$ >"$1/cgroup.procs" && exec "$2" "$3" /bin/true' \
-		sh "$cg" "$HELPERS/execas" "$comm")
-	wait_for "$OUT" "^$inside 0 $comm Hello World\$" 5
-	stop_tool
-	rmdir "$cg"
-	refute grep -q "^$outside " "$OUT"
-}
-
 @test "channel: hostile bytes in a command name still give valid JSON" {
 	comm=$(printf 'q"b\\\001\377z')
 	start_tool hello-buffer -j

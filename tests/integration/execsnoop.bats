@@ -127,6 +127,28 @@ unique_true() {
 	grep -Eq "^true +$exact +0 +/bin/true a b c\$" "$OUT"
 }
 
+@test "execsnoop: --max-args 60 loads and keeps 60 arguments staged at entry" {
+	args=()
+	for ((i = 0; i < 61; i++)); do
+		args+=("a$i")
+	done
+	start_tool execsnoop --max-args 60 -x -j
+	# Failed execs: what is printed is what the entry program staged.
+	exec_at /nonexistent/bk-nope "${args[@]:0:60}"
+	exact=$E_PID
+	exec_at /nonexistent/bk-nope "${args[@]}"
+	wait_for "$OUT" "\"execveat\",\"pid\":$E_PID" 5
+	stop_tool
+	want=$BATS_TEST_TMPDIR/want
+	printf '%s\n' "${args[@]:0:60}" | jq -R . | jq -s . >"$want"
+	jq -es --argjson e "$exact" --argjson m "$E_PID" --slurpfile w "$want" '
+		map(select(.syscall == "execveat")) |
+		(map(select(.pid == $e)) | length == 1 and
+		 .[0].args == $w[0] and .[0].truncated == false) and
+		(map(select(.pid == $m)) | length == 1 and
+		 .[0].args == $w[0] and .[0].truncated == "max-args")' "$OUT"
+}
+
 @test "execsnoop: a 200-byte argument is whole, or cut to 127 and marked if the exec failed" {
 	long=$(printf 'x%.0s' {1..200})
 	start_tool execsnoop -x -j

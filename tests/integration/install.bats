@@ -160,6 +160,21 @@ build_and_test() {
 	build_and_test
 }
 
+@test "install-dev: out-of-tree uprobe and USDT tools build and their tests pass" {
+	require_root
+	new_tool rl-calls --uprobe /bin/bash:readline
+	grep -q 'SEC("uprobe")' "$PROJECT/rl-calls.bpf.c"
+	refute grep -Eq '@[A-Z_]+@' "$PROJECT"/*
+	build_and_test
+	python=$(readlink -f /usr/bin/python3)
+	readelf -n "$python" 2>/dev/null | grep -q 'Name: gc__start' ||
+		skip "needs Debian's python3 with its USDT probes (tools/deps.sh test)"
+	new_tool py-gc --usdt /usr/bin/python3:python:gc__start
+	grep -q 'SEC("usdt")' "$PROJECT/py-gc.bpf.c"
+	refute grep -Eq '@[A-Z_]+@' "$PROJECT"/*
+	build_and_test
+}
+
 @test "install-dev: new-tool --out refuses in one line without bpfkit-dev" {
 	run --separate-stderr env PKG_CONFIG_PATH=/nonexistent \
 		PKG_CONFIG_LIBDIR=/nonexistent \

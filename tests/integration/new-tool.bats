@@ -173,3 +173,53 @@ build_and_test() {
 		"$COPY/tests/integration/exit-watch.bats"
 	build_and_test exit-watch
 }
+
+@test "new-tool: refuses a bad --uprobe or --usdt in one line, writing nothing" {
+	printf 'not elf\n' >"$BATS_TEST_TMPDIR/text"
+	refuses "is not BINARY:FUNCTION" x-tool --uprobe /bin/bash
+	refuses "is not BINARY:FUNCTION" x-tool --uprobe /bin/bash:read.line
+	refuses "needs BINARY:FUNCTION" x-tool --uprobe
+	refuses "no such file '/no/such/bin'" x-tool --uprobe /no/such/bin:f
+	refuses "'$BATS_TEST_TMPDIR/text' is not an ELF program" x-tool \
+		--uprobe "$BATS_TEST_TMPDIR/text:main"
+	refuses "/bin/bash has no function no_such_function_h9 " x-tool \
+		--uprobe /bin/bash:no_such_function_h9
+	refuses "is not BINARY:PROVIDER:PROBE" x-tool --usdt /bin/bash:probe
+	refuses "needs BINARY:PROVIDER:PROBE" x-tool --usdt
+	refuses "no such file '/no/such/bin'" x-tool --usdt /no/such/bin:p:n
+	refuses "/bin/bash has no USDT probe nosuch:probe " x-tool \
+		--usdt /bin/bash:nosuch:probe
+	refuses "give one kind of attachment only" x-tool \
+		--tracepoint sched:sched_process_exit --uprobe /bin/bash:readline
+	refuses "give one kind of attachment only" x-tool \
+		--uprobe /bin/bash:readline --usdt /bin/bash:p:n
+}
+
+@test "new-tool: --uprobe /bin/bash:readline builds and its test passes" {
+	require_root
+	run "$COPY/tools/new-tool" rl-calls --uprobe /bin/bash:readline
+	[ "$status" = 0 ]
+	[ "${lines[0]}" = "Made tool rl-calls, attached to uprobe /bin/bash:readline:" ]
+	grep -q 'SEC("uprobe")' "$COPY/bpf/rl-calls.bpf.c"
+	grep -q '\.binary = "/bin/bash",' "$COPY/user/rl-calls.c"
+	grep -q '\.name = "readline",' "$COPY/user/rl-calls.c"
+	! grep -Eq '@[A-Z_]+@' "$COPY"/*/rl-calls.* \
+		"$COPY/tests/integration/rl-calls.bats" || false
+	build_and_test rl-calls
+}
+
+@test "new-tool: --usdt builds and its test passes" {
+	require_root
+	python=$(readlink -f /usr/bin/python3)
+	readelf -n "$python" 2>/dev/null | grep -q 'Name: gc__start' ||
+		skip "needs Debian's python3 with its USDT probes (tools/deps.sh test)"
+	run "$COPY/tools/new-tool" py-gc --usdt /usr/bin/python3:python:gc__start
+	[ "$status" = 0 ]
+	[ "${lines[0]}" = "Made tool py-gc, attached to USDT probe /usr/bin/python3:python:gc__start:" ]
+	grep -q 'SEC("usdt")' "$COPY/bpf/py-gc.bpf.c"
+	grep -q '\.provider = "python",' "$COPY/user/py-gc.c"
+	grep -q '\.name = "gc__start",' "$COPY/user/py-gc.c"
+	! grep -Eq '@[A-Z_]+@' "$COPY"/*/py-gc.* \
+		"$COPY/tests/integration/py-gc.bats" || false
+	build_and_test py-gc
+}

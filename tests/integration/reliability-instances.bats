@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # Two instances of each tool in $BIN that offers -c, side by side, filtered
 # on one unique command name: both see the same execs (and the opens, exits,
-# signals and syscalls around them). Event tools, and any whose lines name
+# signals, syscalls, lookups and user probes around them; tools on user
+# probes get their storm's arguments, which point them at rel-storm). Event tools, and any whose lines name
 # the command, must show as many of its lines in both, and some; tools
 # that print counts (no command name) must end on the same count.
 
@@ -51,15 +52,18 @@ check() {
 }
 
 @test "reliability: instances: two of each tool side by side see the same execs" {
-	local t k status comm
+	local t k status comm args
 	declare -A COMMS=()
 	# hello reads the kernel's one trace pipe, which takes one reader;
 	# tools of disks and interrupts have no command to filter on.
 	for t in $(tools | grep -vx hello); do
 		offers "$t" comm || continue
 		COMMS[$t]=$(unique_comm)
+		# Its storm's arguments: user probes on rel-storm's own.
+		mapfile -t args < <(storm_args "$t")
 		for k in a b; do
-			"$BIN/$t" -c "${COMMS[$t]}" >"$BATS_TEST_TMPDIR/$t.$k.out" \
+			"$BIN/$t" -c "${COMMS[$t]}" "${args[@]}" \
+				>"$BATS_TEST_TMPDIR/$t.$k.out" \
 				2>"$BATS_TEST_TMPDIR/$t.$k.err" &
 			PIDS[$t.$k]=$!
 		done

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* storm: one 40-byte record per getppid(2), to load the event channel. */
+/* storm: one 48-byte record per getppid(2), to load the event channel. */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
 #include "bpfkit/channel.bpf.h"
@@ -31,6 +31,6 @@ int storm(void *ctx)
 		bpf_perf_event_output(ctx, &stock_perf, BPF_F_CURRENT_CPU, &e,
 				      sizeof(e));
 	else
-		bpfkit_emit(ctx, &e, sizeof(e));
+		bpfkit_emit(ctx, &e.rec, sizeof(e));
 	return 0;
 }

@@ -86,6 +86,16 @@ leftovers() {
 	done <<<"$left"
 }
 
+# storm_args TOOL: the tool's own arguments in its tests/reliability/storms
+# row (those that make it see rel-storm's events), one a line.
+storm_args() {
+	local row
+	row=$(grep "^$1 " "$REL/storms") || return 0
+	eval "set -- $row"
+	shift 4
+	[ $# = 0 ] || printf '%s\n' "$@"
+}
+
 # trigger_execs COMM: exec a few programs named COMM (pre and post exec).
 trigger_execs() {
 	local link=$BATS_TEST_TMPDIR/$1

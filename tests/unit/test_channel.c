@@ -2,7 +2,8 @@
 /*
  * The event channel without a kernel: the perf record parser on synthetic
  * rings (samples, lost records, a record that wraps at the ring's end, a
- * sample's data 4 bytes past an 8-byte boundary) and its loss accounting.
+ * sample's data 4 bytes past an 8-byte boundary), the merge of per-CPU
+ * rings by record time and its loss accounting.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -26,7 +27,7 @@ struct seen {
 };
 
 static __u64 ring_mem[RING_SIZE / sizeof(__u64)];
-static char *const ring = (char *)ring_mem;
+static char *ring = (char *)ring_mem; /* where put() writes */
 static struct seen seen;
 static struct bpfkit_sink sink;
 
@@ -81,6 +82,17 @@ static __u64 put_sample(__u64 off, __u64 first, const char *text)
 	return hdr.size;
 }
 
+/* Read one ring from TAIL to HEAD; returns where reading stopped. */
+static __u64 read_one(__u64 tail, __u64 head)
+{
+	struct bpfkit_perf_cursor c = {
+		.ring = ring, .size = RING_SIZE, .tail = tail, .head = head
+	};
+
+	bpfkit_perf_merge(&sink, &c, 1);
+	return c.tail;
+}
+
 static __u64 put_lost(__u64 off, __u64 lost)
 {
 	struct {
@@ -96,7 +108,7 @@ static void test_sample(void **state)
 {
 	__u64 end = put_sample(0, 0x1122334455667788ULL, "hello");
 
-	assert_int_equal(bpfkit_perf_read(&sink, ring, RING_SIZE, 0, end), end);
+	assert_int_equal(read_one(0, end), end);
 	assert_int_equal(seen.n, 1);
 	assert_int_equal(sink.delivered, 1);
 	/* 8 + 6 bytes of data, padded: the record is 32 bytes. */
@@ -114,7 +126,7 @@ static void test_lost(void **state)
 	end += put_sample(end, 2, "b");
 	end += put_lost(end, 2);
 
-	assert_int_equal(bpfkit_perf_read(&sink, ring, RING_SIZE, 0, end), end);
+	assert_int_equal(read_one(0, end), end);
 	assert_int_equal(seen.n, 2);
 	assert_true(seen.first[0] == 1 && seen.first[1] == 2);
 	assert_int_equal(sink.delivered, 2);
@@ -129,8 +141,7 @@ static void test_wrap_at_ring_end(void **state)
 	head = tail + put_sample(tail, 0xa5a5a5a5deadbeefULL, "wrapped text");
 	head += put_sample(head, 3, "next");
 
-	assert_int_equal(bpfkit_perf_read(&sink, ring, RING_SIZE, tail, head),
-			 head);
+	assert_int_equal(read_one(tail, head), head);
 	assert_int_equal(seen.n, 2);
 	assert_true(seen.first[0] == 0xa5a5a5a5deadbeefULL);
 	assert_string_equal(seen.text[0], "wrapped text");
@@ -144,8 +155,7 @@ static void test_wrap_after_header(void **state)
 	__u64 tail = RING_SIZE - 8, head;
 
 	head = tail + put_sample(tail, 42, "split");
-	assert_int_equal(bpfkit_perf_read(&sink, ring, RING_SIZE, tail, head),
-			 head);
+	assert_int_equal(read_one(tail, head), head);
 	assert_int_equal(seen.n, 1);
 	assert_true(seen.first[0] == 42);
 	assert_string_equal(seen.text[0], "split");
@@ -160,7 +170,7 @@ static void test_sample_realigned(void **state)
 				     sizeof(__u32)) %
 				 sizeof(__u64),
 			 4);
-	bpfkit_perf_read(&sink, ring, RING_SIZE, 0, end);
+	read_one(0, end);
 	assert_int_equal(seen.n, 1);
 	assert_true(seen.aligned);
 	assert_true(seen.first[0] == 0x0102030405060708ULL);
@@ -169,8 +179,46 @@ static void test_sample_realigned(void **state)
 /* Nothing between tail and head: nothing delivered, tail unchanged. */
 static void test_empty(void **state)
 {
-	assert_int_equal(bpfkit_perf_read(&sink, ring, RING_SIZE, 96, 96), 96);
+	assert_int_equal(read_one(96, 96), 96);
 	assert_int_equal(seen.n, 0);
+}
+
+/*
+ * Two CPUs' rings, each in time order, come out as one sequence in time
+ * order (a record wrapping at its ring's end included); lost records in
+ * between are counted, not delivered.
+ */
+static void test_merge_by_time(void **state)
+{
+	static __u64 other[RING_SIZE / sizeof(__u64)];
+	struct bpfkit_perf_cursor c[2] = {
+		{ .ring = ring_mem, .size = RING_SIZE },
+		{ .ring = other, .size = RING_SIZE, .tail = RING_SIZE - 16 },
+	};
+	const __u64 want[] = { 10, 20, 30, 31, 40, 50 };
+	size_t i;
+
+	ring = (char *)ring_mem;
+	c[0].head += put_sample(c[0].head, 10, "a10");
+	c[0].head += put_sample(c[0].head, 30, "a30");
+	c[0].head += put_lost(c[0].head, 4);
+	c[0].head += put_sample(c[0].head, 31, "a31");
+	c[0].head += put_sample(c[0].head, 50, "a50");
+
+	ring = (char *)other;
+	c[1].head = c[1].tail;
+	c[1].head += put_sample(c[1].head, 20, "b20");
+	c[1].head += put_sample(c[1].head, 40, "b40");
+	ring = (char *)ring_mem;
+
+	bpfkit_perf_merge(&sink, c, 2);
+	assert_int_equal(seen.n, 6);
+	for (i = 0; i < 6; i++)
+		assert_true(seen.first[i] == want[i]);
+	assert_string_equal(seen.text[1], "b20");
+	assert_string_equal(seen.text[4], "b40");
+	assert_int_equal(sink.perf_lost, 4);
+	assert_true(c[0].tail == c[0].head && c[1].tail == c[1].head);
 }
 
 /* Records read plus records lost are the records the BPF side produced. */
@@ -187,7 +235,7 @@ static void test_accounting(void **state)
 	end += put_sample(end, 2, "b");
 	end += put_lost(end, 2);
 	end += put_sample(end, 3, "c");
-	bpfkit_perf_read(&sink, ring, RING_SIZE, 0, end);
+	read_one(0, end);
 
 	bpfkit_channel_tally(percpu, 2, &sink, &s);
 	assert_int_equal(s.delivered, 3);
@@ -208,7 +256,7 @@ static void test_accounting_unreported_drops(void **state)
 	end += put_lost(end, 1);
 	end += put_sample(end, 2, "b");
 	end += put_sample(end, 3, "c");
-	bpfkit_perf_read(&sink, ring, RING_SIZE, 0, end);
+	read_one(0, end);
 
 	bpfkit_channel_tally(percpu, 1, &sink, &s);
 	assert_int_equal(s.lost, 3);
@@ -224,6 +272,7 @@ int main(void)
 		cmocka_unit_test_setup(test_wrap_after_header, reset),
 		cmocka_unit_test_setup(test_sample_realigned, reset),
 		cmocka_unit_test_setup(test_empty, reset),
+		cmocka_unit_test_setup(test_merge_by_time, reset),
 		cmocka_unit_test_setup(test_accounting, reset),
 		cmocka_unit_test_setup(test_accounting_unreported_drops, reset),
 	};

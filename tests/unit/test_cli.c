@@ -30,6 +30,20 @@ static void test_parse_ulong(void **state)
 	assert_int_equal(v, 42);
 }
 
+static void test_parse_elf(void **state)
+{
+	const char *path = NULL;
+
+	assert_int_equal(bpfkit_parse_elf("-s", "/bin/true", &path), 0);
+	assert_string_equal(path, "/bin/true");
+	assert_int_equal(bpfkit_parse_elf("-s", "", &path), EINVAL);
+	assert_int_equal(bpfkit_parse_elf("-s", "/nonexistent/h9", &path),
+			 EINVAL);
+	assert_int_equal(bpfkit_parse_elf("-s", "/", &path), EINVAL);
+	assert_int_equal(bpfkit_parse_elf("-s", "/etc/passwd", &path), EINVAL);
+	assert_string_equal(path, "/bin/true");
+}
+
 static void test_parse_uid(void **state)
 {
 	__u32 uid = 7;
@@ -158,6 +172,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse_ulong),
+		cmocka_unit_test(test_parse_elf),
 		cmocka_unit_test(test_parse_uid),
 		cmocka_unit_test(test_defaults),
 		cmocka_unit_test(test_common_options),

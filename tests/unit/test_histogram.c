@@ -142,7 +142,7 @@ static void test_totals_match_json(void **state)
 	/* The same total, count and average as the JSON gives. */
 	buf = NULL;
 	f = open_memstream(&buf, &size);
-	bpfkit_json_begin(&j, f);
+	bpfkit_json_begin(&j, f, NULL);
 	bpfkit_hist_json(&j, &log2_cfg, "usecs", &h);
 	bpfkit_json_end(&j);
 	fclose(f);
@@ -160,7 +160,7 @@ static void test_json(void **state)
 	FILE *f = open_memstream(&buf, &size);
 
 	h.slots[1] = 3;
-	bpfkit_json_begin(&j, f);
+	bpfkit_json_begin(&j, f, NULL);
 	bpfkit_hist_json(&j, &linear_cfg, "msecs", &h);
 	bpfkit_json_end(&j);
 	fclose(f);

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <cmocka.h>
 #include "cli.h"
 #include "output.h"
@@ -150,7 +151,7 @@ static void test_object(void **state)
 	size_t size = 0;
 	FILE *f = open_memstream(&buf, &size);
 
-	bpfkit_json_begin(&j, f);
+	bpfkit_json_begin(&j, f, NULL);
 	bpfkit_json_int(&j, "pid", -1);
 	bpfkit_json_uint(&j, "n", 18446744073709551615ULL);
 	bpfkit_json_bool(&j, "ok", true);
@@ -167,6 +168,90 @@ static void test_object(void **state)
 				 "\"ok\":true,\"comm\":\"x\\\"y\","
 				 "\"args\":[\"a\",\"b\"],\"none\":[]}\n");
 	free(buf);
+}
+
+/* The "ts" a record gets with -t: its kernel time minus the start time. */
+static double record_ts(const struct bpfkit_record *rec)
+{
+	struct bpfkit_json j;
+	char *buf = NULL;
+	size_t size = 0;
+	FILE *f = open_memstream(&buf, &size);
+	double ts;
+
+	bpfkit_json_begin(&j, f, rec);
+	bpfkit_json_end(&j);
+	fclose(f);
+	assert_int_equal(sscanf(buf, "{\"ts\":%lf}", &ts), 1);
+	free(buf);
+	return ts;
+}
+
+/* -t shows the time the kernel stamped a record with, not the print time. */
+static void test_record_time(void **state)
+{
+	const struct bpfkit_output_opts timed = { .rel_time = true };
+	const struct bpfkit_output_opts plain = {};
+	struct bpfkit_record a, b;
+	struct timespec now;
+	double ta, tb;
+
+	bpfkit_output_init(&timed);
+	bpfkit_output_start();
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	a.ktime_ns = now.tv_sec * 1000000000ULL + now.tv_nsec + 1500000000ULL;
+	b.ktime_ns = a.ktime_ns + 50000000ULL;
+	tb = record_ts(&b);
+	ta = record_ts(&a);
+	bpfkit_output_init(&plain);
+	assert_true(ta >= 1.5 && ta < 1.51);
+	assert_true(tb - ta > 0.049999 && tb - ta < 0.050001);
+}
+
+/* The JSON "time" of a record: -T, its kernel time on the wall clock. */
+static void record_time(const struct bpfkit_record *rec, char *buf, size_t len)
+{
+	struct bpfkit_json j;
+	char *out = NULL;
+	size_t size = 0;
+	FILE *f = open_memstream(&out, &size);
+
+	bpfkit_json_begin(&j, f, rec);
+	bpfkit_json_end(&j);
+	fclose(f);
+	assert_int_equal(sscanf(out, "{\"time\":\"%15[0-9:]\"}", buf), 1);
+	assert_true(strlen(buf) < len);
+	free(out);
+}
+
+/* HH:MM:SS of the wall clock SECONDS from now. */
+static void wall_in(time_t seconds, char *buf, size_t len)
+{
+	time_t t = time(NULL) + seconds;
+	struct tm tm;
+
+	localtime_r(&t, &tm);
+	strftime(buf, len, "%H:%M:%S", &tm);
+}
+
+/* -T shows the wall-clock time of the record's kernel time, an hour ahead. */
+static void test_record_wall_time(void **state)
+{
+	const struct bpfkit_output_opts timed = { .wall_time = true };
+	const struct bpfkit_output_opts plain = {};
+	char got[16], before[16], after[16];
+	struct bpfkit_record rec;
+	struct timespec now;
+
+	bpfkit_output_init(&timed);
+	bpfkit_output_start();
+	wall_in(3600, before, sizeof(before));
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	rec.ktime_ns = (now.tv_sec + 3600) * 1000000000ULL + now.tv_nsec;
+	record_time(&rec, got, sizeof(got));
+	wall_in(3600, after, sizeof(after));
+	bpfkit_output_init(&plain);
+	assert_true(!strcmp(got, before) || !strcmp(got, after));
 }
 
 int main(void)
@@ -186,6 +271,8 @@ int main(void)
 		cmocka_unit_test(test_col_bidi_controls),
 		cmocka_unit_test(test_col_line_separators),
 		cmocka_unit_test(test_object),
+		cmocka_unit_test(test_record_time),
+		cmocka_unit_test(test_record_wall_time),
 	};
 
 	return cmocka_run_group_tests_name("json", tests, NULL, NULL);

@@ -11,10 +11,13 @@ def median:
 	sort | if length % 2 == 1 then .[length / 2 | floor]
 	else (.[length / 2 - 1] + .[length / 2]) / 2 end;
 
+# The value below which a fraction $p of the values lie (nearest rank).
+def percentile($p): sort | .[(length * $p | ceil) - 1];
+
 def stats:
 	map(select(. != null))
 	| if length == 0 then null
-	else {median: median, min: min, max: max} end;
+	else {median: median, p99: percentile(0.99), min: min, max: max} end;
 
 def ratio($a; $b): if $a != null and $b != null and $b != 0 then $a / $b
 	else null end;
@@ -35,7 +38,7 @@ def own:
 def against($u; $s):
 	(.ns_per_call // .us_per_exec) as $c
 	| ($u.ns_per_call // $u.us_per_exec) as $uc
-	| if .test == "startup" then .
+	| if .test == "startup" or .test == "latency" then .
 	else .cost_vs_untraced = ratio($c; $uc)
 		| .added = diff($c; $uc)
 		| .wall_vs_untraced = ratio(.rate; $u.rate)
@@ -73,6 +76,7 @@ def summarize:
 ($samples | with_ratios) as $all
 | ($all | summarize) as $results
 | [$all[] | select(.test == "delivery" and .variant == "perf")] as $perf
+| [$results.latency // {} | (.perf, .ring) | select(.)] as $lone
 | {
 	machine: {kernel: $kernel, cpus: $cpus, date: $date,
 		  loadavg_start: $load_start, loadavg_end: $load_end,
@@ -82,6 +86,8 @@ def summarize:
 	params: {reps: $reps, delivery_calls: $calls,
 		 syscall_storm_calls: $syscalls,
 		 exec_storm_seconds: $exec_seconds,
+		 lone_execs: $lone_execs, lone_gap_ms: $lone_gap_ms,
+		 rows: ($rows | split(" ") | map(select(. != ""))),
 		 switch_storm_passes: ($switches * 2), io_storm_reads: $ios,
 		 bpftrace: $bpftrace, libbpf_tools: $libbpf_tools,
 		 bpftrace_execsnoop: $bt_exec, bpftrace_syscount: $bt_syscount},
@@ -98,7 +104,11 @@ def summarize:
 		default_path_speedup_target: 5,
 		ring_path_cost_vs_untraced:
 			$results.delivery.ring.cost_vs_untraced.median,
-		ring_path_cost_target: 3
+		ring_path_cost_target: 3,
+		lone_exec_median_ms_target: 2,
+		lone_exec_p99_ms_target: 5,
+		lone_exec_met: (($lone | length) == 2 and all($lone[];
+			.latency_ms.median <= 2 and .latency_ms.p99 <= 5))
 	},
 	sizes: $sizes,
 	skipped: $skipped,

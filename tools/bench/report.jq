@@ -38,7 +38,7 @@ def yes($ok): if $ok then "met" else "**not met**" end;
 		+ "CPUs): wall-clock times, startup included, are inflated and noisy; "
 		+ "compare the CPU columns."),
 	"",
-	"### Event delivery: \($p.delivery_calls) getppid calls, one 40-byte record each",
+	"### Event delivery: \($p.delivery_calls) getppid calls, one 48-byte record each",
 	"",
 	"| path | ns per call | calls/s (M) | wall calls/s (M) | delivered (min) | lost (max) | cost vs untraced | rate vs stock | wall rate vs stock |",
 	"|---|---|---|---|---|---|---|---|---|",
@@ -149,6 +149,25 @@ def yes($ok): if $ok then "met" else "**not met**" end;
 		| row
 	),
 	"",
+	"### Latency: isolated execs \($p.lone_gap_ms) ms apart, execve to the line at a pipe reader",
+	"",
+	"| tracer | median, ms | p99, ms | min–max, ms | execs |",
+	"|---|---|---|---|---|",
+	(
+		["perf", "bpfkit execsnoop (perf buffer)"],
+		["ring", "bpfkit execsnoop (`--ringbuf`)"],
+		["libbpf-tools", "libbpf-tools execsnoop (wakes per event)"]
+		| . as [$v, $name] | ($r.latency // {})[$v] as $x
+		| [$name, ($x.latency_ms.median | num(2)),
+		   ($x.latency_ms.p99 | num(2)),
+		   "\($x.latency_ms.min | num(2))–\($x.latency_ms.max | num(2))",
+		   ($x.reps | num(0))]
+		| row
+	),
+	"",
+	"Targets: an isolated exec's line within \(.targets.lone_exec_median_ms_target) ms "
+	+ "at the median and \(.targets.lone_exec_p99_ms_target) ms at p99 on both "
+	+ "transports: \(yes(.targets.lone_exec_met)).",
 	"### Context-switch storm: \($p.switch_storm_passes) pipe passes between two processes on one CPU",
 	"",
 	"Each pass is one wakeup and one context switch; the floor is a program",

@@ -24,6 +24,6 @@ int handle(void *ctx)
 	bpf_get_current_comm(e.comm, sizeof(e.comm));
 
 	/* Send it to user space; a record that finds no room is counted. */
-	bpfkit_emit(ctx, &e, sizeof(e));
+	bpfkit_emit(ctx, &e.rec, sizeof(e));
 	return 0;
 }

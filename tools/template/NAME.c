@@ -42,14 +42,14 @@ static void print_event(void *ctx, const void *data, size_t size)
 	if (size < sizeof(*e))
 		return;
 	if (bpfkit_output_json()) {
-		bpfkit_json_begin(&j, stdout);
+		bpfkit_json_begin(&j, stdout, &e->rec);
 		bpfkit_json_uint(&j, "pid", e->pid);
 		bpfkit_json_uint(&j, "uid", e->uid);
 		bpfkit_json_str(&j, "comm", e->comm, sizeof(e->comm));
 		bpfkit_json_end(&j);
 		return;
 	}
-	bpfkit_print_time();
+	bpfkit_print_time(&e->rec);
 	printf("%-*u %-*u ", PID_W, e->pid, UID_W, e->uid);
 	/* Kernel strings go through the escaping helper, never raw printf. */
 	bpfkit_col_escape(stdout, e->comm, sizeof(e->comm), false);

@@ -3,10 +3,11 @@
 #ifndef @GUARD@_H
 #define @GUARD@_H
 
-/* The kernel's types and sizes, on both sides (BPF: from vmlinux.h). */
-#include "bpfkit/types.h"
+/* The record header and the kernel's sizes, on both sides. */
+#include "bpfkit/channel.h"
 
 struct @IDENT@_event {
+	struct bpfkit_record rec; /* first: the time it was sent */
 	__u32 pid; /* process id (the tgid) */
 	__u32 uid; /* real user id */
 	char comm[BPFKIT_COMM_LEN]; /* command name, NUL-terminated */

@@ -18,13 +18,19 @@
 #include "output.h"
 
 #define DRAIN_ROUNDS 16
+/* Wake the reader at once when it was last woken this long ago. */
+#define WAKEUP_BUDGET_NS 1000000ULL
+/* A doorbell carries no records worth keeping: one page per CPU. */
+#define DOORBELL_PAGES 1
 
 struct bpfkit_channel {
 	struct bpfkit_channel_opts opts;
 	struct perf_buffer *pb; /* one of pb and rb is set */
+	struct perf_buffer *doorbells; /* with pb: wake the reader early */
 	struct ring_buffer *rb;
-	int epoll_fd; /* the perf buffers, each event's data its index */
+	int epoll_fd; /* the perf buffers and their doorbells */
 	struct epoll_event *events;
+	struct bpfkit_perf_cursor *cursors; /* one per perf buffer */
 	size_t nbufs;
 	int stats_fd;
 	int ncpus;
@@ -33,6 +39,9 @@ struct bpfkit_channel {
 	__u64 reported_lost; /* lost records reported so far */
 	__u64 last_flush_ns;
 };
+
+/* Where a sample's data starts: after its header and a 4-byte size. */
+#define PERF_SAMPLE_DATA_OFF (sizeof(struct perf_event_header) + sizeof(__u32))
 
 /* Layout of a lost record (see perf_event.h). */
 struct perf_lost {
@@ -82,6 +91,7 @@ void bpfkit_channel_cfg_init(struct bpfkit_channel_cfg *cfg,
 	cfg->ringbuf = opts->transport == BPFKIT_RING_BUFFER;
 	cfg->wakeup = opts->wakeup;
 	cfg->ring_wakeup_max = ring_size(opts->pages) / 2;
+	cfg->wakeup_budget_ns = WAKEUP_BUDGET_NS;
 }
 
 int bpfkit_channel_prepare(struct bpf_object *obj,
@@ -90,10 +100,12 @@ int bpfkit_channel_prepare(struct bpf_object *obj,
 {
 	struct bpf_map *perf = bpf_object__find_map_by_name(obj, "bpfkit_perf");
 	struct bpf_map *ring = bpf_object__find_map_by_name(obj, "bpfkit_ring");
+	struct bpf_map *doorbell =
+		bpf_object__find_map_by_name(obj, "bpfkit_doorbell");
 	bool ringbuf = opts->transport == BPFKIT_RING_BUFFER;
 	int err;
 
-	if (!perf || !ring) {
+	if (!perf || !ring || !doorbell) {
 		bpfkit_error(
 			"the BPF object has no event channel (include bpfkit/channel.bpf.h)");
 		return -EINVAL;
@@ -109,6 +121,8 @@ int bpfkit_channel_prepare(struct bpf_object *obj,
 		err = bpf_map__set_max_entries(ring, ring_size(opts->pages));
 		if (!err)
 			err = retype_unused(perf);
+		if (!err)
+			err = retype_unused(doorbell);
 	} else {
 		err = retype_unused(ring);
 	}
@@ -135,59 +149,126 @@ static void ring_copy(void *dst, const char *ring, size_t size, __u64 off,
 }
 
 /*
- * A sample is its header, a 4-byte size and the data, which so starts 4
- * bytes past an 8-byte boundary: copy it out aligned (and whole, if it
- * wraps) before the tool reads its fields.
+ * Step C's tail to its next sample, adding up the lost records on the way;
+ * false if it has none left. The sample's time goes to C->next_ns.
  */
-__u64 bpfkit_perf_read(struct bpfkit_sink *sink, const void *ring, size_t size,
-		       __u64 tail, __u64 head)
+static bool next_sample(struct bpfkit_sink *sink, struct bpfkit_perf_cursor *c)
 {
-	static __u64 aligned[65536 / sizeof(__u64)];
-	const size_t data_off =
-		sizeof(struct perf_event_header) + sizeof(__u32);
 	struct perf_event_header hdr;
 	struct perf_lost lost;
 	__u32 len;
 
-	for (; tail < head; tail += hdr.size) {
-		ring_copy(&hdr, ring, size, tail, sizeof(hdr));
-		if (hdr.size < sizeof(hdr))
-			return head; /* not a record: skip what is left */
-		if (hdr.type == PERF_RECORD_SAMPLE && hdr.size >= data_off) {
-			ring_copy(&len, ring, size, tail + sizeof(hdr),
+	for (; c->tail < c->head; c->tail += hdr.size) {
+		ring_copy(&hdr, c->ring, c->size, c->tail, sizeof(hdr));
+		if (hdr.size < sizeof(hdr)) {
+			c->tail = c->head; /* not a record: skip what is left */
+			return false;
+		}
+		if (hdr.type == PERF_RECORD_SAMPLE &&
+		    hdr.size >= PERF_SAMPLE_DATA_OFF) {
+			ring_copy(&len, c->ring, c->size, c->tail + sizeof(hdr),
 				  sizeof(len));
-			if (len > hdr.size - data_off)
-				len = hdr.size - data_off;
-			ring_copy(aligned, ring, size, tail + data_off, len);
-			deliver(sink, aligned, len);
-		} else if (hdr.type == PERF_RECORD_LOST &&
-			   hdr.size >= sizeof(lost)) {
-			ring_copy(&lost, ring, size, tail, sizeof(lost));
+			c->next_ns = 0; /* too short for a header: first */
+			if (len >= sizeof(c->next_ns) &&
+			    hdr.size >=
+				    PERF_SAMPLE_DATA_OFF + sizeof(c->next_ns))
+				ring_copy(&c->next_ns, c->ring, c->size,
+					  c->tail + PERF_SAMPLE_DATA_OFF,
+					  sizeof(c->next_ns));
+			return true;
+		}
+		if (hdr.type == PERF_RECORD_LOST && hdr.size >= sizeof(lost)) {
+			ring_copy(&lost, c->ring, c->size, c->tail,
+				  sizeof(lost));
 			sink->perf_lost += lost.lost;
 		}
 	}
-	return tail;
+	return false;
 }
 
-/* Read one perf buffer from its tail to its head, then free what was read. */
-static int read_perf(struct bpfkit_channel *ch, size_t idx)
+/*
+ * A sample is its header, a 4-byte size and the data, which so starts 4
+ * bytes past an 8-byte boundary: copy it out aligned (and whole, if it
+ * wraps) before the tool reads its fields, then step past it.
+ */
+static void deliver_sample(struct bpfkit_sink *sink,
+			   struct bpfkit_perf_cursor *c)
+{
+	static __u64 aligned[65536 / sizeof(__u64)];
+	struct perf_event_header hdr;
+	__u32 len;
+
+	ring_copy(&hdr, c->ring, c->size, c->tail, sizeof(hdr));
+	ring_copy(&len, c->ring, c->size, c->tail + sizeof(hdr), sizeof(len));
+	if (len > hdr.size - PERF_SAMPLE_DATA_OFF)
+		len = hdr.size - PERF_SAMPLE_DATA_OFF;
+	ring_copy(aligned, c->ring, c->size, c->tail + PERF_SAMPLE_DATA_OFF,
+		  len);
+	c->tail += hdr.size;
+	deliver(sink, aligned, len);
+}
+
+void bpfkit_perf_merge(struct bpfkit_sink *sink,
+		       struct bpfkit_perf_cursor *bufs, size_t n)
+{
+	struct bpfkit_perf_cursor *first;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		bufs[i].ready = next_sample(sink, &bufs[i]);
+	for (;;) {
+		first = NULL;
+		for (i = 0; i < n; i++) {
+			if (bufs[i].ready &&
+			    (!first || bufs[i].next_ns < first->next_ns))
+				first = &bufs[i];
+		}
+		if (!first)
+			return;
+		deliver_sample(sink, first);
+		first->ready = next_sample(sink, first);
+	}
+}
+
+/*
+ * Read every perf buffer from its tail to its head, merged by record time,
+ * then free what was read. Empty the doorbells too, so they keep room.
+ */
+static int read_perf(struct bpfkit_channel *ch)
 {
 	struct perf_event_mmap_page *page;
-	size_t size;
-	__u64 head;
+	struct bpfkit_perf_cursor *c;
+	size_t i, size;
 	void *base;
 	int err;
 
-	err = perf_buffer__buffer(ch->pb, idx, &base, &size);
-	if (err)
-		return err;
-	page = base;
-	head = __atomic_load_n(&page->data_head, __ATOMIC_ACQUIRE);
-	__atomic_store_n(&page->data_tail,
-			 bpfkit_perf_read(&ch->sink,
-					  (char *)base + sysconf(_SC_PAGESIZE),
-					  size, page->data_tail, head),
-			 __ATOMIC_RELEASE);
+	for (i = 0; i < ch->nbufs; i++) {
+		c = &ch->cursors[i];
+		err = perf_buffer__buffer(ch->pb, i, &base, &size);
+		if (err)
+			return err;
+		page = base;
+		c->ring = (char *)base + sysconf(_SC_PAGESIZE);
+		c->size = size;
+		c->tail = page->data_tail;
+		c->head = __atomic_load_n(&page->data_head, __ATOMIC_ACQUIRE);
+	}
+	bpfkit_perf_merge(&ch->sink, ch->cursors, ch->nbufs);
+	for (i = 0; i < ch->nbufs; i++) {
+		perf_buffer__buffer(ch->pb, i, &base, &size);
+		page = base;
+		__atomic_store_n(&page->data_tail, ch->cursors[i].tail,
+				 __ATOMIC_RELEASE);
+	}
+	for (i = 0; i < perf_buffer__buffer_cnt(ch->doorbells); i++) {
+		if (perf_buffer__buffer(ch->doorbells, i, &base, &size))
+			continue;
+		page = base;
+		__atomic_store_n(&page->data_tail,
+				 __atomic_load_n(&page->data_head,
+						 __ATOMIC_ACQUIRE),
+				 __ATOMIC_RELEASE);
+	}
 	return 0;
 }
 
@@ -198,11 +279,29 @@ static int on_ring_record(void *ctx, void *data, size_t size)
 	return 0;
 }
 
-/* The perf buffers, and an epoll set that tells which of them has records. */
+/* Add every buffer of PB to the epoll set: any of them wakes the reader. */
+static int watch(struct bpfkit_channel *ch, struct perf_buffer *pb)
+{
+	struct epoll_event ev = { .events = EPOLLIN };
+	size_t i;
+
+	for (i = 0; i < perf_buffer__buffer_cnt(pb); i++) {
+		if (epoll_ctl(ch->epoll_fd, EPOLL_CTL_ADD,
+			      perf_buffer__buffer_fd(pb, i), &ev))
+			return -errno;
+	}
+	return 0;
+}
+
+/*
+ * The perf buffers, their doorbells (which wake the reader at their every
+ * record) and an epoll set that waits for either.
+ */
 static int open_perf(struct bpfkit_channel *ch, struct bpf_object *obj)
 {
 	struct bpf_map *map = bpf_object__find_map_by_name(obj, "bpfkit_perf");
-	struct epoll_event ev = { .events = EPOLLIN };
+	struct bpf_map *doorbell =
+		bpf_object__find_map_by_name(obj, "bpfkit_doorbell");
 	struct perf_event_attr attr = {
 		.size = sizeof(attr),
 		.type = PERF_TYPE_SOFTWARE,
@@ -211,27 +310,31 @@ static int open_perf(struct bpfkit_channel *ch, struct bpf_object *obj)
 		.sample_period = 1,
 		.wakeup_events = ch->opts.wakeup,
 	};
-	size_t i;
+	int err;
 
 	/* libbpf maps the buffers; read_perf() reads them, so no callback. */
 	ch->pb = perf_buffer__new_raw(bpf_map__fd(map), ch->opts.pages, &attr,
 				      NULL, NULL, NULL);
 	if (!ch->pb)
 		return -errno;
+	attr.wakeup_events = 1;
+	ch->doorbells = perf_buffer__new_raw(
+		bpf_map__fd(doorbell), DOORBELL_PAGES, &attr, NULL, NULL, NULL);
+	if (!ch->doorbells)
+		return -errno;
 	ch->nbufs = perf_buffer__buffer_cnt(ch->pb);
-	ch->events = calloc(ch->nbufs, sizeof(*ch->events));
-	if (!ch->events)
+	ch->events = calloc(ch->nbufs + perf_buffer__buffer_cnt(ch->doorbells),
+			    sizeof(*ch->events));
+	ch->cursors = calloc(ch->nbufs, sizeof(*ch->cursors));
+	if (!ch->events || !ch->cursors)
 		return -ENOMEM;
 	ch->epoll_fd = epoll_create1(EPOLL_CLOEXEC);
 	if (ch->epoll_fd < 0)
 		return -errno;
-	for (i = 0; i < ch->nbufs; i++) {
-		ev.data.u64 = i;
-		if (epoll_ctl(ch->epoll_fd, EPOLL_CTL_ADD,
-			      perf_buffer__buffer_fd(ch->pb, i), &ev))
-			return -errno;
-	}
-	return 0;
+	err = watch(ch, ch->pb);
+	if (!err)
+		err = watch(ch, ch->doorbells);
+	return err;
 }
 
 struct bpfkit_channel *
@@ -284,34 +387,24 @@ err_out:
 /* Deliver every pending record now. */
 static int flush(struct bpfkit_channel *ch)
 {
-	size_t i;
-	int err;
-
 	ch->last_flush_ns = now_ns();
 	if (ch->rb)
 		return ring_buffer__consume(ch->rb);
-	for (i = 0; i < ch->nbufs; i++) {
-		err = read_perf(ch, i);
-		if (err)
-			return err;
-	}
-	return 0;
+	return read_perf(ch);
 }
 
-/* Wait for a wakeup, then read the perf buffers that have records. */
+/* Wait for a wakeup or a doorbell, then read the perf buffers. */
 static int poll_perf(struct bpfkit_channel *ch, int timeout_ms)
 {
-	int i, n, err;
+	int n, err;
 
-	n = epoll_wait(ch->epoll_fd, ch->events, ch->nbufs, timeout_ms);
-	if (n < 0)
-		return -errno;
-	for (i = 0; i < n; i++) {
-		err = read_perf(ch, ch->events[i].data.u64);
-		if (err)
-			return err;
-	}
-	return n;
+	n = epoll_wait(ch->epoll_fd, ch->events,
+		       ch->nbufs + perf_buffer__buffer_cnt(ch->doorbells),
+		       timeout_ms);
+	if (n <= 0)
+		return n < 0 ? -errno : 0;
+	err = read_perf(ch);
+	return err ? err : n;
 }
 
 int bpfkit_channel_poll(struct bpfkit_channel *ch, int timeout_ms)
@@ -429,7 +522,9 @@ void bpfkit_channel_free(struct bpfkit_channel *ch)
 	if (ch->epoll_fd >= 0)
 		close(ch->epoll_fd);
 	free(ch->events);
+	free(ch->cursors);
 	perf_buffer__free(ch->pb);
+	perf_buffer__free(ch->doorbells);
 	ring_buffer__free(ch->rb);
 	free(ch->percpu);
 	free(ch);

@@ -11,6 +11,7 @@
 #ifndef BPFKIT_CHANNEL_H
 #define BPFKIT_CHANNEL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <bpf/libbpf.h>
 #include "bpfkit/channel.h"
@@ -35,7 +36,10 @@ struct bpfkit_channel_opts {
 		.latency_ms = 100,                                          \
 	}
 
-/* Called for each record; SIZE may exceed the record by perf's padding. */
+/*
+ * Called for each record, which starts with its struct bpfkit_record; SIZE
+ * may exceed the record by perf's padding.
+ */
 typedef void (*bpfkit_event_fn)(void *ctx, const void *data, size_t size);
 
 struct bpfkit_channel;
@@ -93,14 +97,25 @@ struct bpfkit_sink {
 	__u64 perf_lost; /* sum of the perf buffer's PERF_RECORD_LOST counts */
 };
 
+/* One perf buffer being read: its data pages and what is left to read. */
+struct bpfkit_perf_cursor {
+	const void *ring; /* the data pages */
+	size_t size; /* their size, a power of two */
+	__u64 tail; /* offset of the next record to read */
+	__u64 head; /* offset where the kernel's writing ends */
+	bool ready; /* bpfkit_perf_merge(): a sample is at tail... */
+	__u64 next_ns; /* ...stamped with this time */
+};
+
 /*
- * Read the perf records of RING (SIZE bytes, a power of two) from offset
- * TAIL up to HEAD: each sample's data goes to the sink 8-byte aligned, even
- * when the record wraps past the ring's end; lost counts add up. Returns
- * the new tail.
+ * Read the perf records of N buffers (one per CPU, each in time order) from
+ * each one's tail to its head and hand every sample's data to the sink, in
+ * the order of the times in their struct bpfkit_record headers (a sample
+ * too short for one comes first), 8-byte aligned, even when a record wraps
+ * past its ring's end; lost counts add up. Leaves each tail at its head.
  */
-__u64 bpfkit_perf_read(struct bpfkit_sink *sink, const void *ring, size_t size,
-		       __u64 tail, __u64 head);
+void bpfkit_perf_merge(struct bpfkit_sink *sink,
+		       struct bpfkit_perf_cursor *bufs, size_t n);
 
 /* Sum NCPUS per-CPU counters of the BPF side with the sink's into STATS. */
 void bpfkit_channel_tally(const struct bpfkit_stats *percpu, int ncpus,

@@ -10,11 +10,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
 #include <linux/magic.h>
 #include <bpf/btf.h>
 #include "cli.h"
+#include "kernel.h"
 #include "run.h"
 
 #ifndef BPFKIT_VERSION
@@ -36,6 +38,7 @@ enum {
 struct bpfkit_opts bpfkit_opts = {
 	.filter = BPFKIT_FILTER_ALL,
 	.channel = BPFKIT_CHANNEL_DEFAULTS,
+	.cgroup_fd = -1,
 };
 
 /* Every common option, with the BPFKIT_OPT_* bit that offers it (0: always). */
@@ -52,7 +55,8 @@ static const struct {
 	{ BPFKIT_OPT_COMM,
 	  { "comm", 'c', "NAME", 0, "Trace this command name only", 0 } },
 	{ BPFKIT_OPT_CGROUP,
-	  { "cgroup", OPT_CGROUP, "PATH", 0, "Trace this cgroup v2 only", 0 } },
+	  { "cgroup", OPT_CGROUP, "PATH", 0,
+	    "Trace this cgroup v2 and the cgroups below it only", 0 } },
 	{ BPFKIT_OPT_JSON | BPFKIT_OPT_TIME,
 	  { NULL, 0, NULL, 0, "Output:", 20 } },
 	{ BPFKIT_OPT_JSON,
@@ -183,6 +187,35 @@ int bpfkit_parse_uid(const char *name, const char *arg, __u32 *uid)
 	return 0;
 }
 
+int bpfkit_parse_elf(const char *name, const char *arg, const char **path)
+{
+	unsigned char magic[4];
+	struct stat st;
+	ssize_t n;
+	int fd;
+
+	if (!*arg)
+		return bpfkit_usage_error(
+			"invalid %s '': expected the path of a program or library",
+			name);
+	fd = open(arg, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return bpfkit_usage_error(
+			"invalid %s '%s': %s; give the path of a program or library",
+			name, arg, strerror(errno));
+	n = fstat(fd, &st) ? -1 : S_ISREG(st.st_mode) ? read(fd, magic, 4) : -1;
+	close(fd);
+	if (n != 4 || memcmp(magic,
+			     "\x7f"
+			     "ELF",
+			     4))
+		return bpfkit_usage_error(
+			"invalid %s '%s': not an ELF program or library; give the path of one",
+			name, arg);
+	*path = arg;
+	return 0;
+}
+
 static int parse_pid(const char *arg, __u32 *pid)
 {
 	unsigned long val;
@@ -210,26 +243,56 @@ static int parse_comm(const char *arg, char *comm)
 	return 0;
 }
 
-/* The cgroup v2 id of a directory is the kernfs id in its file handle. */
-static int parse_cgroup(const char *arg, __u64 *id)
+/* Where to find cgroup v2 directories, for --cgroup's errors. */
+static const char *cgroup2_hint(void)
+{
+	static char hint[PATH_MAX + 64];
+	const char *dir = bpfkit_cgroup2_mount();
+
+	if (!dir)
+		return "cgroup v2 is not mounted (mount -t cgroup2 none DIR)";
+	snprintf(hint, sizeof(hint),
+		 "cgroup v2 is mounted at %s, give a directory under it", dir);
+	return hint;
+}
+
+/*
+ * Open a cgroup v2 directory for the filter's cgroup array (setup's
+ * bpfkit_load() puts FD there) and take its id, the kernfs id in its file
+ * handle, as the BPF side's sign that --cgroup is set.
+ */
+static int parse_cgroup(const char *arg, __u64 *id, int *fd)
 {
 	struct {
 		struct file_handle fh;
 		__u64 id;
 	} h = { .fh.handle_bytes = sizeof(__u64) };
 	struct statfs st;
-	int mount_id;
+	int mount_id, dir;
 
 	if (statfs(arg, &st))
-		return bpfkit_usage_error("invalid --cgroup '%s': %s", arg,
-					  strerror(errno));
+		return bpfkit_usage_error("invalid --cgroup '%s': %s; %s", arg,
+					  strerror(errno), cgroup2_hint());
+	if (st.f_type == CGROUP_SUPER_MAGIC)
+		return bpfkit_usage_error(
+			"invalid --cgroup '%s': a cgroup v1 directory, but cgroup v2 is needed; %s",
+			arg, cgroup2_hint());
 	if (st.f_type != CGROUP2_SUPER_MAGIC)
 		return bpfkit_usage_error(
-			"invalid --cgroup '%s': not a cgroup v2 directory (e.g. /sys/fs/cgroup/...)",
-			arg);
-	if (name_to_handle_at(AT_FDCWD, arg, &h.fh, &mount_id, 0))
+			"invalid --cgroup '%s': not a cgroup v2 directory; %s",
+			arg, cgroup2_hint());
+	dir = open(arg, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dir < 0)
+		return bpfkit_usage_error("invalid --cgroup '%s': %s; %s", arg,
+					  strerror(errno), cgroup2_hint());
+	if (name_to_handle_at(dir, "", &h.fh, &mount_id, AT_EMPTY_PATH)) {
+		close(dir);
 		return bpfkit_usage_error("invalid --cgroup '%s': %s", arg,
 					  strerror(errno));
+	}
+	if (*fd >= 0)
+		close(*fd);
+	*fd = dir;
 	*id = h.id;
 	return 0;
 }
@@ -319,7 +382,8 @@ static int parse_common(int key, char *arg, struct argp_state *state)
 	case 'c':
 		return parse_comm(arg, opts->filter.comm);
 	case OPT_CGROUP:
-		return parse_cgroup(arg, &opts->filter.cgroup_id);
+		return parse_cgroup(arg, &opts->filter.cgroup_id,
+				    &opts->cgroup_fd);
 	case 'j':
 		opts->output.json = true;
 		return 0;

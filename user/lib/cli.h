@@ -37,6 +37,7 @@ enum {
 struct bpfkit_opts {
 	const char *tool; /* the tool's name, for messages */
 	struct bpfkit_filter filter; /* -p, -u, -c, --cgroup: BPF's .rodata */
+	int cgroup_fd; /* --cgroup: the directory, for bpfkit_cgroup; -1: none */
 	struct bpfkit_channel_opts channel; /* --ringbuf, --buffer-pages, ... */
 	struct bpfkit_output_opts output; /* -j, -T, -t */
 	struct bpfkit_hist_opts hist; /* -i, COUNT, -T, -m, ... */
@@ -74,5 +75,11 @@ int bpfkit_parse_ulong(const char *name, const char *arg, unsigned long min,
 
 /* Parse a uid given as a number or a user name. */
 int bpfkit_parse_uid(const char *name, const char *arg, __u32 *uid);
+
+/*
+ * Check that ARG, for option NAME, is a readable ELF file (a program or a
+ * library to put user probes in), and set PATH to it.
+ */
+int bpfkit_parse_elf(const char *name, const char *arg, const char **path);
 
 #endif /* BPFKIT_CLI_H */

@@ -301,7 +301,7 @@ static void print_json(struct bpfkit_hist_reader *r, const struct entry *e)
 	static const struct bpfkit_hist empty;
 	struct bpfkit_json j;
 
-	bpfkit_json_begin(&j, stdout);
+	bpfkit_json_begin(&j, stdout, NULL);
 	bpfkit_json_uint(&j, "interval", r->intervals);
 	if (e && r->keys.json_key)
 		r->keys.json_key(&j, e->key, &e->h);

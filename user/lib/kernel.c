@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
  * What this kernel offers: privileges and BTF, tracefs and tracepoints,
- * kprobes, trampolines and the functions behind syscalls.
+ * the cgroup v2 mount, kprobes, trampolines and the functions behind
+ * syscalls.
  */
 #include <errno.h>
+#include <limits.h>
+#include <mntent.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -95,6 +98,27 @@ const char *bpfkit_tracefs(void)
 		"tracefs is not mounted and mounting it failed (%s); run 'mount -t tracefs tracefs /sys/kernel/tracing'",
 		strerror(errno));
 	return NULL;
+}
+
+const char *bpfkit_cgroup2_mount(void)
+{
+	static char dir[PATH_MAX];
+	struct mntent *m;
+	FILE *f;
+
+	if (dir[0])
+		return dir;
+	f = setmntent("/proc/mounts", "re");
+	if (!f)
+		return NULL;
+	while ((m = getmntent(f))) {
+		if (!strcmp(m->mnt_type, "cgroup2")) {
+			snprintf(dir, sizeof(dir), "%s", m->mnt_dir);
+			break;
+		}
+	}
+	endmntent(f);
+	return dir[0] ? dir : NULL;
 }
 
 bool bpfkit_tracepoint_exists(const char *category, const char *name)

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
  * What this kernel offers, asked before loading: privileges and BTF,
- * tracefs and its tracepoints, kprobes and BPF trampolines, the functions
- * behind syscalls. Silent unless a function says it reports.
+ * tracefs and its tracepoints, the cgroup v2 mount, kprobes and BPF
+ * trampolines, the functions behind syscalls. Silent unless a function says
+ * it reports.
  */
 #ifndef BPFKIT_KERNEL_H
 #define BPFKIT_KERNEL_H
@@ -21,6 +22,9 @@ int bpfkit_preflight(const char *btf_path);
 
 /* The mounted tracefs directory, mounting it if needed; reports failure. */
 const char *bpfkit_tracefs(void);
+
+/* Where cgroup v2 is mounted (the first in /proc/mounts), or NULL. */
+const char *bpfkit_cgroup2_mount(void);
 
 /* Does tracepoint CATEGORY:NAME exist on this kernel? */
 bool bpfkit_tracepoint_exists(const char *category, const char *name);

@@ -10,7 +10,8 @@
 #include "output.h"
 
 static struct bpfkit_output_opts opts;
-static struct timespec start;
+static __u64 start_ns; /* CLOCK_MONOTONIC when tracing started */
+static __s64 wall_offset_ns; /* CLOCK_REALTIME minus CLOCK_MONOTONIC */
 
 void bpfkit_output_init(const struct bpfkit_output_opts *o)
 {
@@ -27,23 +28,37 @@ bool bpfkit_output_timed(void)
 	return opts.wall_time || opts.rel_time;
 }
 
+static __u64 clock_ns(clockid_t clock)
+{
+	struct timespec ts;
+
+	clock_gettime(clock, &ts);
+	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+/* bpf_ktime_get_ns() is CLOCK_MONOTONIC: convert it to the wall clock once. */
 void bpfkit_output_start(void)
 {
-	clock_gettime(CLOCK_MONOTONIC, &start);
+	if (start_ns)
+		return;
+	start_ns = clock_ns(CLOCK_MONOTONIC);
+	wall_offset_ns = clock_ns(CLOCK_REALTIME) - start_ns;
 }
 
-static double since_start(void)
+/* The kernel's time of REC, or now when there is no record. */
+static __u64 record_ns(const struct bpfkit_record *rec)
 {
-	struct timespec now;
-
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	return (now.tv_sec - start.tv_sec) +
-	       (now.tv_nsec - start.tv_nsec) / 1e9;
+	return rec ? rec->ktime_ns : clock_ns(CLOCK_MONOTONIC);
 }
 
-static void wall_clock(char *buf, size_t len)
+static double since_start(__u64 ktime_ns)
 {
-	time_t t = time(NULL);
+	return ((__s64)(ktime_ns - start_ns)) / 1e9;
+}
+
+static void wall_clock(__u64 ktime_ns, char *buf, size_t len)
+{
+	time_t t = (ktime_ns + wall_offset_ns) / 1000000000ULL;
 	struct tm tm;
 
 	localtime_r(&t, &tm);
@@ -65,16 +80,17 @@ void bpfkit_print_header(const char *fmt, ...)
 	va_end(ap);
 }
 
-void bpfkit_print_time(void)
+void bpfkit_print_time(const struct bpfkit_record *rec)
 {
+	__u64 ns = record_ns(rec);
 	char buf[16];
 
 	if (opts.wall_time) {
-		wall_clock(buf, sizeof(buf));
+		wall_clock(ns, buf, sizeof(buf));
 		printf("%-8s ", buf);
 	}
 	if (opts.rel_time)
-		printf("%-9.3f ", since_start());
+		printf("%-9.3f ", since_start(ns));
 }
 
 /*
@@ -225,19 +241,21 @@ static void open_object(struct bpfkit_json *j, FILE *f)
 	fputc('{', f);
 }
 
-void bpfkit_json_begin(struct bpfkit_json *j, FILE *f)
+void bpfkit_json_begin(struct bpfkit_json *j, FILE *f,
+		       const struct bpfkit_record *rec)
 {
+	__u64 ns = record_ns(rec);
 	char buf[16];
 
 	open_object(j, f);
 	if (opts.wall_time) {
-		wall_clock(buf, sizeof(buf));
+		wall_clock(ns, buf, sizeof(buf));
 		key(j, "time");
 		fprintf(f, "\"%s\"", buf);
 	}
 	if (opts.rel_time) {
 		key(j, "ts");
-		fprintf(f, "%.6f", since_start());
+		fprintf(f, "%.6f", since_start(ns));
 	}
 }
 

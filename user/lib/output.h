@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <linux/types.h>
+#include "bpfkit/channel.h"
 
 /* How records are printed. */
 struct bpfkit_output_opts {
@@ -28,7 +29,10 @@ bool bpfkit_output_json(void);
 /* True with -T or -t: rows start with time columns. */
 bool bpfkit_output_timed(void);
 
-/* Remember when the tool started, for -t. */
+/*
+ * Remember when tracing started, for -t, and the wall clock's offset from
+ * the kernel's monotonic clock, for -T; only the first call counts.
+ */
 void bpfkit_output_start(void);
 
 /*
@@ -38,8 +42,11 @@ void bpfkit_output_start(void);
 void bpfkit_print_header(const char *fmt, ...)
 	__attribute__((format(printf, 1, 2)));
 
-/* Print the enabled time columns for an event seen now. */
-void bpfkit_print_time(void);
+/*
+ * Print the enabled time columns for the record REC: the time the kernel
+ * stamped it with, not the time it is printed.
+ */
+void bpfkit_print_time(const struct bpfkit_record *rec);
 
 /*
  * Write kernel bytes (up to LEN or the first NUL) for a column: valid UTF-8
@@ -59,8 +66,13 @@ struct bpfkit_json {
 	bool first;
 };
 
-/* Start an object; adds "time"/"ts" fields when -T/-t are on. */
-void bpfkit_json_begin(struct bpfkit_json *j, FILE *f);
+/*
+ * Start an object; adds "time"/"ts" fields when -T/-t are on: the kernel's
+ * time of the record REC, or with REC NULL (a record about an interval,
+ * not an event) the time it is printed.
+ */
+void bpfkit_json_begin(struct bpfkit_json *j, FILE *f,
+		       const struct bpfkit_record *rec);
 /* Start a record about the stream itself: {"type":TYPE, no time fields. */
 void bpfkit_json_begin_type(struct bpfkit_json *j, FILE *f, const char *type);
 void bpfkit_json_int(struct bpfkit_json *j, const char *key, long long v);

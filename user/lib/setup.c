@@ -5,9 +5,11 @@
  */
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 #include "cli.h"
 #include "diag.h"
 #include "kernel.h"
+#include "output.h"
 #include "setup.h"
 
 void bpfkit_setup(const struct bpfkit_tool *tool, int argc, char **argv)
@@ -27,6 +29,30 @@ const struct bpf_object_open_opts *bpfkit_open_opts(void)
 	return &opts;
 }
 
+/* Put the --cgroup directory (FD, if any) into the filter's cgroup array. */
+static int set_cgroup(struct bpf_object *obj, int fd)
+{
+	struct bpf_map *map;
+	__u32 slot = 0;
+	int err;
+
+	if (fd < 0)
+		return 0;
+	map = bpf_object__find_map_by_name(obj, "bpfkit_cgroup");
+	if (!map) {
+		err = -ENOENT;
+		bpfkit_fail(
+			"find the bpfkit_cgroup map (include bpfkit/filter.bpf.h)",
+			err);
+		return err;
+	}
+	err = bpf_map__update_elem(map, &slot, sizeof(slot), &fd, sizeof(fd),
+				   BPF_ANY);
+	if (err)
+		bpfkit_fail("set the --cgroup filter", err);
+	return err;
+}
+
 int bpfkit_load(struct bpf_object_skeleton *s, struct bpfkit_filter *filter,
 		struct bpfkit_channel_cfg *channel)
 {
@@ -40,9 +66,11 @@ int bpfkit_load(struct bpf_object_skeleton *s, struct bpfkit_filter *filter,
 			return err;
 	}
 	err = bpf_object__load_skeleton(s);
-	if (err)
+	if (err) {
 		bpfkit_fail("load BPF programs", err);
-	return err;
+		return err;
+	}
+	return set_cgroup(*s->obj, bpfkit_opts.cgroup_fd);
 }
 
 /* The skeleton's link slot of PROG, so that destroying it detaches PROG. */
@@ -58,6 +86,27 @@ static struct bpf_link **link_of(struct bpf_object_skeleton *s,
 	return NULL;
 }
 
+/*
+ * Open the event channel when FN is set, before anything is attached, and
+ * start the clock: times count from here, so no event comes before the start.
+ */
+static int open_channel(struct bpf_object_skeleton *s, bpfkit_event_fn fn,
+			void *ctx, struct bpfkit_channel **ch)
+{
+	int err;
+
+	bpfkit_output_start();
+	if (!fn)
+		return 0;
+	*ch = bpfkit_channel_open(*s->obj, &bpfkit_opts.channel, fn, ctx);
+	if (!*ch) {
+		err = -errno;
+		bpfkit_fail("open the event channel", err);
+		return err;
+	}
+	return 0;
+}
+
 int bpfkit_attach_target(struct bpf_object_skeleton *s,
 			 const struct bpfkit_target *target, bpfkit_event_fn fn,
 			 void *ctx, struct bpfkit_channel **ch)
@@ -66,15 +115,9 @@ int bpfkit_attach_target(struct bpf_object_skeleton *s,
 	struct bpf_link **link;
 	int err;
 
-	if (fn) {
-		*ch = bpfkit_channel_open(*s->obj, &bpfkit_opts.channel, fn,
-					  ctx);
-		if (!*ch) {
-			err = -errno;
-			bpfkit_fail("open the event channel", err);
-			return err;
-		}
-	}
+	err = open_channel(s, fn, ctx, ch);
+	if (err)
+		return err;
 	/* A kprobe named at run time first; the skeleton skips set links. */
 	if (target && target->func) {
 		link = link_of(s, target->prog);
@@ -89,6 +132,61 @@ int bpfkit_attach_target(struct bpf_object_skeleton *s,
 	err = bpf_object__attach_skeleton(s);
 	if (err)
 		bpfkit_fail(what, err);
+	return err;
+}
+
+/* Attach one user probe into PROG's link slot; reports its own failure. */
+static int attach_user_probe(struct bpf_object_skeleton *s,
+			     const struct bpfkit_user_probe *p)
+{
+	LIBBPF_OPTS(bpf_uprobe_opts, opts, .func_name = p->name,
+		    .retprobe = p->retprobe);
+	struct bpf_link **link = link_of(s, p->prog);
+	int err;
+
+	if (p->provider)
+		*link = bpf_program__attach_usdt(p->prog, -1, p->binary,
+						 p->provider, p->name, NULL);
+	else
+		*link = bpf_program__attach_uprobe_opts(p->prog, -1, p->binary,
+							0, &opts);
+	if (*link)
+		return 0;
+	err = -errno;
+	if (err == -ENOENT && p->provider)
+		bpfkit_error(
+			"%s has no USDT probe %s:%s (readelf -n %s lists its probes); give a binary built with it",
+			p->binary, p->provider, p->name, p->binary);
+	else if (err == -ENOENT)
+		bpfkit_error(
+			"%s has no function %s (nm -D %s lists its symbols); give a binary that has it",
+			p->binary, p->name, p->binary);
+	else
+		bpfkit_error("failed to attach to %s%s%s in %s: %s",
+			     p->provider ?: "", p->provider ? ":" : "", p->name,
+			     p->binary, strerror(-err));
+	return err;
+}
+
+int bpfkit_attach_user(struct bpf_object_skeleton *s,
+		       const struct bpfkit_user_probe *probes, size_t n,
+		       bpfkit_event_fn fn, void *ctx,
+		       struct bpfkit_channel **ch)
+{
+	size_t i;
+	int err;
+
+	err = open_channel(s, fn, ctx, ch);
+	if (err)
+		return err;
+	for (i = 0; i < n; i++) {
+		err = attach_user_probe(s, &probes[i]);
+		if (err)
+			return err;
+	}
+	err = bpf_object__attach_skeleton(s);
+	if (err)
+		bpfkit_fail("attach BPF programs", err);
 	return err;
 }
 

@@ -36,7 +36,7 @@ const struct bpf_object_open_opts *bpfkit_open_opts(void);
  * Write the filters into the object's read-only bpfkit_filter and, for a
  * tool that sends events (CHANNEL not NULL), the channel settings into its
  * bpfkit_channel_cfg, picking the transport; then load and verify every
- * program.
+ * program, and put the --cgroup directory into the bpfkit_cgroup map.
  */
 int bpfkit_load(struct bpf_object_skeleton *s, struct bpfkit_filter *filter,
 		struct bpfkit_channel_cfg *channel);
@@ -63,5 +63,31 @@ int bpfkit_attach(struct bpf_object_skeleton *s, bpfkit_event_fn fn, void *ctx,
 int bpfkit_attach_target(struct bpf_object_skeleton *s,
 			 const struct bpfkit_target *target, bpfkit_event_fn fn,
 			 void *ctx, struct bpfkit_channel **ch);
+
+/*
+ * A program on a user-space function or USDT probe, found at run time:
+ * uprobe SEC("uprobe") or uretprobe SEC("uretprobe") on function NAME in
+ * BINARY (resolved by symbol), or with PROVIDER set, SEC("usdt") on the
+ * USDT probe PROVIDER:NAME in BINARY. Every process that maps BINARY is
+ * traced, including those started later.
+ */
+struct bpfkit_user_probe {
+	struct bpf_program *prog;
+	const char *binary;
+	const char *provider; /* NULL: a uprobe on function NAME */
+	const char *name;
+	bool retprobe; /* a uretprobe: at the function's return */
+};
+
+/*
+ * bpfkit_attach(), with N user probes attached first, each into its
+ * program's link in the skeleton (so give each probe a program of its own:
+ * gethostlatency has one per function and end). A BINARY without the
+ * function or the probe is reported in one line naming both.
+ */
+int bpfkit_attach_user(struct bpf_object_skeleton *s,
+		       const struct bpfkit_user_probe *probes, size_t n,
+		       bpfkit_event_fn fn, void *ctx,
+		       struct bpfkit_channel **ch);
 
 #endif /* BPFKIT_SETUP_H */

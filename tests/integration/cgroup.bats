@@ -1,0 +1,173 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0
+# --cgroup PATH: every tool that takes it traces the cgroup v2 PATH and the
+# cgroups below it (processes live in the leaves), not a sibling's nor
+# anyone else's; a path that is not a cgroup v2 directory is refused in one
+# line.
+
+bats_require_minimum_version 1.5.0
+load helpers
+
+# Every tool with --cgroup, each tested below.
+TOOLS="hello hello-buffer hello-tail hello-map execsnoop exitsnoop opensnoop sigsnoop syscount"
+
+setup() {
+	CGROOT=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/mounts)
+	[ -n "$CGROOT" ] || skip "no cgroup v2 hierarchy mounted"
+	require_root
+	# parent/child holds the traced process; sibling is left out.
+	PARENT=$CGROOT/bpfkit-test-$$-$RANDOM
+	SIBLING=$PARENT-sibling
+	mkdir -p "$PARENT/child" "$SIBLING"
+}
+
+teardown() {
+	local i d
+	if [ -n "${TOOL_PID:-}" ]; then
+		kill -KILL "$TOOL_PID" 2>/dev/null
+	fi
+	wait 2>/dev/null
+	# A reaped task can linger in its cgroup for a moment.
+	for d in "${PARENT:-}/child" "${PARENT:-}" "${SIBLING:-}"; do
+		[ -d "$d" ] || continue
+		for ((i = 0; i < 50; i++)); do
+			rmdir "$d" 2>/dev/null && break
+			sleep 0.1
+		done
+	done
+	if [ -n "${V1:-}" ]; then
+		umount "$V1"
+	fi
+	return 0
+}
+
+# in_cgroup DIR CMD...: run CMD as a process of cgroup DIR ("": this one).
+in_cgroup() {
+	sh -c '[ -z "$1" ] || echo $$ >"$1/cgroup.procs" || exit 1
+		shift; exec "$@"' sh "$@"
+}
+
+# trigger DIR: in cgroup DIR, a process named with a new unique comm (set
+# in COMM) calls execve to run a copy of /bin/true of that name, so it
+# opens its libraries, exits and signals its parent as COMM too; its pid
+# is in PID.
+trigger() {
+	COMM=$(unique_comm)
+	cp /bin/true "$BATS_TEST_TMPDIR/$COMM"
+	PID=$(in_cgroup "$1" "$HELPERS/execas" "$COMM" "$BATS_TEST_TMPDIR/$COMM")
+}
+
+# check_subtree TOOL [ARG...]: TOOL --cgroup $PARENT shows the process
+# run in $PARENT/child and neither the sibling cgroup's nor one outside.
+check_subtree() {
+	start_tool "$1" --cgroup "$PARENT" "${@:2}"
+	trigger ""
+	outside=$COMM
+	trigger "$SIBLING"
+	sibling=$COMM
+	trigger "$PARENT/child"
+	inside=$COMM
+	wait_for "$OUT" "$inside" 5
+	stop_tool
+	[ "$TOOL_STATUS" = 0 ]
+	grep -Fq "$inside" "$OUT"
+	refute grep -F -e "$outside" -e "$sibling" "$OUT"
+}
+
+@test "cgroup: every tool with --cgroup is tested here" {
+	local tool
+	for tool in "$BIN"/*; do
+		"$tool" --help | grep -q -- --cgroup || continue
+		[[ " $TOOLS " == *" ${tool##*/} "* ]] ||
+			{ echo "# ${tool##*/} takes --cgroup but is not tested"; false; }
+	done
+}
+
+@test "cgroup: hello-buffer traces a child cgroup of --cgroup, no sibling" {
+	check_subtree hello-buffer
+}
+
+@test "cgroup: hello-tail traces a child cgroup of --cgroup, no sibling" {
+	check_subtree hello-tail
+}
+
+@test "cgroup: execsnoop traces a child cgroup of --cgroup, no sibling" {
+	check_subtree execsnoop
+}
+
+@test "cgroup: exitsnoop traces a child cgroup of --cgroup, no sibling" {
+	check_subtree exitsnoop
+}
+
+@test "cgroup: opensnoop traces a child cgroup of --cgroup, no sibling" {
+	check_subtree opensnoop
+}
+
+@test "cgroup: sigsnoop traces a child cgroup's SIGCHLD, no sibling's" {
+	check_subtree sigsnoop -s CHLD
+}
+
+@test "cgroup: syscount -P counts a child cgroup's process, no sibling's" {
+	start_tool syscount --cgroup "$PARENT" -P -T 0
+	trigger ""
+	outside=$PID
+	trigger "$SIBLING"
+	sibling=$PID
+	trigger "$PARENT/child"
+	stop_tool
+	[ "$TOOL_STATUS" = 0 ]
+	# A process keeps the command name of its first counted syscall.
+	awk -v p="$PID" '$1 == p && $3 > 0 { found = 1 } END { exit !found }' "$OUT"
+	refute awk -v o="$outside" -v s="$sibling" \
+		'$1 == o || $1 == s { found = 1 } END { exit !found }' "$OUT"
+}
+
+@test "cgroup: hello prints a child cgroup's execs, no sibling's" {
+	start_tool hello --cgroup "$PARENT"
+	trigger ""
+	outside=$PID
+	trigger "$SIBLING"
+	sibling=$PID
+	trigger "$PARENT/child"
+	wait_for "$OUT" "^.+-$PID +\[" 5
+	stop_tool
+	[ "$TOOL_STATUS" = 0 ]
+	refute grep -E -e "-($outside|$sibling) +\[" "$OUT"
+}
+
+@test "cgroup: hello-map counts exactly a child cgroup's execs, no sibling's" {
+	uid=$((50000 + RANDOM % 10000))
+	start_tool hello-map --cgroup "$PARENT" -i 1
+	in_cgroup "" "$HELPERS/hello-calls" $((uid + 1)) execve 2
+	in_cgroup "$SIBLING" "$HELPERS/hello-calls" $((uid + 2)) execve 2
+	in_cgroup "$PARENT/child" "$HELPERS/hello-calls" "$uid" execve 3
+	stop_tool
+	[ "$TOOL_STATUS" = 0 ]
+	[ "$(sed -n "s/^ID $uid: //p" "$OUT" | tail -1)" = 3 ]
+	refute grep -E "^ID ($((uid + 1))|$((uid + 2))):" "$OUT"
+}
+
+@test "cgroup: a path that is not a cgroup v2 directory is refused in one line" {
+	local tool path
+	for tool in $TOOLS; do
+		for path in /nonexistent/bpfkit /tmp "$PARENT/cgroup.procs"; do
+			run -2 --separate-stderr "$BIN/$tool" --cgroup "$path"
+			[ -z "$output" ]
+			[ "${#stderr_lines[@]}" = 1 ]
+			[[ $stderr == "$tool: invalid --cgroup '$path': "*"; cgroup v2 is mounted at $CGROOT, give a directory under it" ]]
+		done
+	done
+}
+
+@test "cgroup: a cgroup v1 directory is refused: cgroup v2 is needed, and where" {
+	local tool
+	V1=$BATS_TEST_TMPDIR/v1
+	mkdir "$V1"
+	mount -t cgroup -o none,name=bpfkit-test-$$ cgroup "$V1" ||
+		{ V1=; skip "cannot mount a cgroup v1 hierarchy"; }
+	for tool in $TOOLS; do
+		run -2 --separate-stderr "$BIN/$tool" --cgroup "$V1"
+		[ -z "$output" ]
+		[ "$stderr" = "$tool: invalid --cgroup '$V1': a cgroup v1 directory, but cgroup v2 is needed; cgroup v2 is mounted at $CGROOT, give a directory under it" ]
+	done
+}

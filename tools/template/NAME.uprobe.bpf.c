@@ -1,0 +1,34 @@
+// SPDX-License-Identifier: GPL-2.0
+/* @NAME@: send pid, uid and command at every call of @PROBE@(). */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include "bpfkit/channel.bpf.h"
+#include "bpfkit/filter.bpf.h"
+#include "@NAME@.h"
+
+char LICENSE[] SEC("license") = "GPL";
+
+/*
+ * Runs in the kernel each time a task calls the function: user space
+ * attaches it to @PROBE@ in the binary it names. To read the function's
+ * arguments, declare it as BPF_KPROBE(handle, const char *arg0, ...).
+ */
+SEC("uprobe")
+int handle(struct pt_regs *ctx)
+{
+	struct @IDENT@_event e = {};
+
+	/* Skip tasks that -p, -u, -c or --cgroup leave out. */
+	if (!bpfkit_selected())
+		return 0;
+
+	/* Fill the record from the current task. */
+	e.pid = bpf_get_current_pid_tgid() >> 32;
+	e.uid = bpf_get_current_uid_gid();
+	bpf_get_current_comm(e.comm, sizeof(e.comm));
+
+	/* Send it to user space; a record that finds no room is counted. */
+	bpfkit_emit(ctx, &e.rec, sizeof(e));
+	return 0;
+}
