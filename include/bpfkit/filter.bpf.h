@@ -9,6 +9,7 @@
 #define BPFKIT_FILTER_BPF_H
 
 #include "vmlinux.h"
+#include <bpf/bpf_core_read.h>
 #include <bpf/bpf_helpers.h>
 #include "bpfkit/filter.h"
 
@@ -45,6 +46,58 @@ static __always_inline bool bpfkit_selected(void)
 	if (!bpfkit_filter.comm[0])
 		return true;
 	bpf_get_current_comm(comm, sizeof(comm));
+	for (i = 0; i < BPFKIT_COMM_LEN; i++) {
+		if (comm[i] != bpfkit_filter.comm[i])
+			return false;
+		if (!comm[i])
+			break;
+	}
+	return true;
+}
+
+#define BPFKIT_CGROUP_MAX_DEPTH 16 /* levels task_in_cgroup() climbs */
+
+/*
+ * Is task T in cgroup v2 ID or below it? Climbs from T's cgroup through
+ * its parents (cgroup.self.parent), as --cgroup selects the subtree.
+ */
+static __always_inline bool task_in_cgroup(struct task_struct *t, __u64 id)
+{
+	struct cgroup *cg = BPF_CORE_READ(t, cgroups, dfl_cgrp);
+	struct cgroup_subsys_state *css;
+	int i;
+
+	for (i = 0; i < BPFKIT_CGROUP_MAX_DEPTH && cg; i++) {
+		if (BPF_CORE_READ(cg, kn, id) == id)
+			return true;
+		css = BPF_CORE_READ(cg, self.parent);
+		cg = css ? (void *)css - bpf_core_field_offset(struct cgroup,
+							       self) :
+			   NULL;
+	}
+	return false;
+}
+
+/*
+ * True when task T passes the common filters: for tools that account a
+ * task other than the current one (the task being woken, switched in).
+ */
+static __always_inline bool bpfkit_task_selected(struct task_struct *t)
+{
+	char comm[BPFKIT_COMM_LEN];
+	int i;
+
+	if (bpfkit_filter.pid && BPF_CORE_READ(t, tgid) != bpfkit_filter.pid)
+		return false;
+	if (bpfkit_filter.uid != BPFKIT_ANY_UID &&
+	    BPF_CORE_READ(t, cred, uid.val) != bpfkit_filter.uid)
+		return false;
+	if (bpfkit_filter.cgroup_id &&
+	    !task_in_cgroup(t, bpfkit_filter.cgroup_id))
+		return false;
+	if (!bpfkit_filter.comm[0])
+		return true;
+	BPF_CORE_READ_STR_INTO(&comm, t, comm);
 	for (i = 0; i < BPFKIT_COMM_LEN; i++) {
 		if (comm[i] != bpfkit_filter.comm[i])
 			return false;

@@ -14,10 +14,12 @@
  *		(bashreadline --shell THIS_PROGRAM traces it)
  *	import	pass USDT probes named as CPython's import probes
  *		(pyimport --python THIS_PROGRAM traces them)
+ *	io	read PROG's first 4 KiB with O_DIRECT: one block I/O each
  *	mix	one of each (exec only when PROG is given)
  *
  * Run as "COMM exit" (argv[1] == "exit") it exits at once: the exec target.
  */
+#define _GNU_SOURCE
 #include <fcntl.h>
 #include <netdb.h>
 #include <pthread.h>
@@ -108,6 +110,21 @@ static void do_import(void)
 	DTRACE_PROBE2(python, import__find__load__done, name, 1);
 }
 
+static void do_io(void)
+{
+	static __thread void *buf;
+	int fd;
+
+	if (!buf && posix_memalign(&buf, 4096, 4096))
+		return;
+	fd = open(prog, O_RDONLY | O_DIRECT);
+	if (fd < 0)
+		return;
+	if (pread(fd, buf, 4096, 0) < 0)
+		perror("rel-storm: read");
+	close(fd);
+}
+
 static void do_mix(void)
 {
 	if (prog)
@@ -129,7 +146,7 @@ static const struct {
 	{ "exit", do_exit },	   { "signal", do_signal },
 	{ "syscall", do_syscall }, { "mix", do_mix },
 	{ "resolve", do_resolve }, { "readline", do_readline },
-	{ "import", do_import },
+	{ "import", do_import },   { "io", do_io },
 };
 
 static void *worker(void *unused)
@@ -170,9 +187,9 @@ int main(int argc, char **argv)
 		if (!strcmp(argv[1], modes[m].name))
 			fn = modes[m].fn;
 	prog = argc > 3 ? argv[3] : NULL;
-	if (!fn || (fn == do_exec && !prog)) {
+	if (!fn || ((fn == do_exec || fn == do_io) && !prog)) {
 		fprintf(stderr,
-			"usage: rel-storm exec|open|exit|signal|syscall|mix|resolve|readline|import COMM [PROG] <COUNTS\n");
+			"usage: rel-storm exec|open|exit|signal|syscall|mix|resolve|readline|import|io COMM [PROG] <COUNTS\n");
 		return 2;
 	}
 

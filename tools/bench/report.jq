@@ -168,6 +168,45 @@ def yes($ok): if $ok then "met" else "**not met**" end;
 	"Targets: an isolated exec's line within \(.targets.lone_exec_median_ms_target) ms "
 	+ "at the median and \(.targets.lone_exec_p99_ms_target) ms at p99 on both "
 	+ "transports: \(yes(.targets.lone_exec_met)).",
+	"### Context-switch storm: \($p.switch_storm_passes) pipe passes between two processes on one CPU",
+	"",
+	"Each pass is one wakeup and one context switch; the floor is a program",
+	"on runqlat's three tracepoints that only increments a per-CPU counter.",
+	"",
+	"| tracer | ns per pass | cost vs untraced | ns added | added vs floor | peak RSS |",
+	"|---|---|---|---|---|---|",
+	(
+		["untraced", "none"],
+		["floor", "floor (tests/progs/switchfloor)"],
+		["bpfkit", "bpfkit runqlat"],
+		["libbpf-tools", "libbpf-tools runqlat"]
+		| . as [$v, $name] | $r.switchstorm[$v] as $x
+		| [$name, ($x.ns_per_call | span(0)), ($x.cost_vs_untraced | times(2)),
+		   (if $v == "untraced" then "–" else $x.added | span(0) end),
+		   (if $v == "untraced" or $v == "floor" then "–"
+		    else [$x.added.median, $r.switchstorm.floor.added.median]
+			| if any(. == null) or .[1] == 0 then "–"
+			  else (.[0] / .[1] | num(2)) + "x" end end),
+		   ($x.rss_kb | rss)]
+		| row
+	),
+	"",
+	"### I/O storm: \($p.io_storm_reads) O_DIRECT reads of 4 KiB from a loop device",
+	"",
+	"CPU of the reading thread: the issue side of each I/O.",
+	"",
+	"| tracer | ns per read | cost vs untraced | ns added | wall reads/s | peak RSS |",
+	"|---|---|---|---|---|---|",
+	(
+		["untraced", "none"],
+		["bpfkit", "bpfkit biolatency"],
+		["libbpf-tools", "libbpf-tools biolatency"]
+		| . as [$v, $name] | $r.iostorm[$v] as $x
+		| [$name, ($x.ns_per_call | span(0)), ($x.cost_vs_untraced | times(2)),
+		   (if $v == "untraced" then "–" else $x.added | span(0) end),
+		   ($x.rate | span(0)), ($x.rss_kb | rss)]
+		| row
+	),
 	"",
 	"### Binary sizes",
 	"",

@@ -32,6 +32,8 @@ enum {
 	OPT_LATENCY,
 	OPT_BTF,
 	OPT_TEST_MAP_ENTRIES,
+	OPT_CUMULATIVE,
+	OPT_LINEAR,
 };
 
 struct bpfkit_opts bpfkit_opts = {
@@ -65,6 +67,22 @@ static const struct {
 	  { "time", 'T', NULL, 0, "Include a wall-clock time column", 0 } },
 	{ BPFKIT_OPT_TIME,
 	  { "timestamp", 't', NULL, 0, "Include seconds since start", 0 } },
+	{ BPFKIT_OPT_HIST, { NULL, 0, NULL, 0, "Histograms:", 25 } },
+	{ BPFKIT_OPT_HIST,
+	  { "interval", 'i', "SECONDS", 0,
+	    "Print every SECONDS, resetting the histograms (same as INTERVAL)",
+	    0 } },
+	{ BPFKIT_OPT_HIST,
+	  { "time", 'T', NULL, 0, "Print the time before each interval", 0 } },
+	{ BPFKIT_OPT_HIST,
+	  { "milliseconds", 'm', NULL, 0,
+	    "Millisecond buckets (default microseconds)", 0 } },
+	{ BPFKIT_OPT_HIST,
+	  { "cumulative", OPT_CUMULATIVE, NULL, 0,
+	    "Keep counting across intervals instead of resetting", 0 } },
+	{ BPFKIT_OPT_HIST,
+	  { "linear", OPT_LINEAR, "STEP", 0,
+	    "Linear buckets STEP units wide instead of powers of two", 0 } },
 	{ BPFKIT_OPT_CHANNEL, { NULL, 0, NULL, 0, "Event channel:", 30 } },
 	{ BPFKIT_OPT_CHANNEL,
 	  { "ringbuf", OPT_RINGBUF, NULL, 0,
@@ -299,6 +317,28 @@ static int parse_duration(const char *arg, double *out)
 	return 0;
 }
 
+static int parse_interval(const char *name, const char *arg,
+			  struct bpfkit_hist_opts *hist)
+{
+	if (hist->interval)
+		return bpfkit_usage_error(
+			"invalid %s '%s': the interval is already given; use either -i or INTERVAL",
+			name, arg);
+	return bpfkit_parse_ulong(name, arg, 1, 86400, &hist->interval);
+}
+
+/* [INTERVAL [COUNT]]: an interval, unless -i gave it, then a count. */
+static int parse_hist_arg(const char *arg, struct bpfkit_hist_opts *hist)
+{
+	if (!hist->interval)
+		return parse_interval("INTERVAL", arg, hist);
+	if (hist->count)
+		return bpfkit_usage_error(
+			"unexpected argument '%s': expected at most [INTERVAL [COUNT]]; see '%s --help'",
+			arg, bpfkit_opts.tool);
+	return bpfkit_parse_ulong("COUNT", arg, 1, 1000000000, &hist->count);
+}
+
 static int parse_pages(const char *arg, unsigned int *pages)
 {
 	unsigned long val;
@@ -375,6 +415,7 @@ static int parse_common(int key, char *arg, struct argp_state *state)
 		return 0;
 	case 'T':
 		opts->output.wall_time = true;
+		opts->hist.timestamp = true;
 		return 0;
 	case 't':
 		opts->output.rel_time = true;
@@ -392,6 +433,17 @@ static int parse_common(int key, char *arg, struct argp_state *state)
 		err = bpfkit_parse_ulong("--latency", arg, 1, 60000, &val);
 		opts->channel.latency_ms = val;
 		return err;
+	case 'i':
+		return parse_interval("-i/--interval", arg, &opts->hist);
+	case 'm':
+		opts->hist.millis = true;
+		return 0;
+	case OPT_CUMULATIVE:
+		opts->hist.cumulative = true;
+		return 0;
+	case OPT_LINEAR:
+		return bpfkit_parse_ulong("--linear", arg, 1, 1000000,
+					  &opts->hist.linear_step);
 	case 'd':
 		return parse_duration(arg, &opts->duration);
 	case OPT_BTF:
@@ -422,8 +474,9 @@ static bool offers_common(const struct bpfkit_tool *tool, int key)
 		const struct argp_option *o = &common_options[i].opt;
 		unsigned int mask = common_options[i].mask;
 
-		if (o->key == key && o->name)
-			return !mask || (mask & tool->options);
+		if (o->key == key && o->name &&
+		    (!mask || (mask & tool->options)))
+			return true;
 	}
 	return false;
 }
@@ -460,6 +513,7 @@ static void hand_out(const struct bpfkit_opts *opts)
 
 	bpfkit_setup_logging(opts->verbose);
 	bpfkit_output_init(&opts->output);
+	bpfkit_hist_init(&opts->hist);
 	bpfkit_run_init(&run);
 }
 
@@ -522,6 +576,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	}
 	err = tool->own_parser ? tool->own_parser(key, arg, state) :
 				 ARGP_ERR_UNKNOWN;
+	if (err == ARGP_ERR_UNKNOWN && key == ARGP_KEY_ARG &&
+	    (tool->options & BPFKIT_OPT_HIST))
+		return parse_hist_arg(arg, &bpfkit_opts.hist);
 	if (err == ARGP_ERR_UNKNOWN && key == ARGP_KEY_ARG)
 		return bpfkit_usage_error(
 			"unexpected argument '%s'; see '%s --help'", arg,

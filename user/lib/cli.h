@@ -13,6 +13,7 @@
 #include "bpfkit/filter.h"
 #include "channel.h"
 #include "diag.h"
+#include "histogram.h"
 #include "output.h"
 
 /* Common options a tool may offer (-d, -v, -h, -V and --btf always are). */
@@ -24,6 +25,8 @@ enum {
 	BPFKIT_OPT_JSON = 1 << 4, /* -j */
 	BPFKIT_OPT_TIME = 1 << 5, /* -T, -t */
 	BPFKIT_OPT_CHANNEL = 1 << 6, /* --ringbuf, --buffer-pages, ... */
+	/* -i, [INTERVAL [COUNT]], -T, -m, --cumulative, --linear */
+	BPFKIT_OPT_HIST = 1 << 7,
 	BPFKIT_OPT_FILTERS = BPFKIT_OPT_PID | BPFKIT_OPT_UID | BPFKIT_OPT_COMM |
 			     BPFKIT_OPT_CGROUP,
 	BPFKIT_OPT_EVENTS = BPFKIT_OPT_FILTERS | BPFKIT_OPT_JSON |
@@ -43,6 +46,7 @@ struct bpfkit_opts {
 	int cgroup_fd; /* --cgroup: the directory, for bpfkit_cgroup; -1: none */
 	struct bpfkit_channel_opts channel; /* --ringbuf, --buffer-pages, ... */
 	struct bpfkit_output_opts output; /* -j, -T, -t */
+	struct bpfkit_hist_opts hist; /* -i, COUNT, -T, -m, ... */
 	double duration; /* -d: seconds to run; 0: until a signal */
 	bool verbose; /* -v: libbpf's own log */
 	const char *btf_path; /* --btf: kernel BTF for kernels without one */

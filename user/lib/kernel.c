@@ -204,3 +204,45 @@ int bpfkit_probe_tracing(enum bpf_attach_type attach_type, int btf_id)
 	close(fd);
 	return 0;
 }
+
+/* The btf_trace_NAME typedef's id in BTF, or -ENOENT. */
+static int tracepoint_btf_id(const struct btf *btf, const char *name)
+{
+	char type[128];
+
+	snprintf(type, sizeof(type), "btf_trace_%s", name);
+	return btf__find_by_name_kind(btf, type, BTF_KIND_TYPEDEF);
+}
+
+bool bpfkit_btf_tracepoint_exists(const char *btf_path, const char *name)
+{
+	struct btf *btf = bpfkit_kernel_btf(btf_path);
+	bool found;
+
+	if (!btf)
+		return false;
+	found = tracepoint_btf_id(btf, name) > 0;
+	btf__free(btf);
+	return found;
+}
+
+bool bpfkit_tp_btf_autoload(struct bpf_program *const *tp_btf,
+			    struct bpf_program *const *raw, size_t n,
+			    const char *btf_path, const char *name)
+{
+	struct btf *btf = bpfkit_kernel_btf(btf_path);
+	bool ok = false;
+	size_t i;
+	int id;
+
+	if (btf) {
+		id = tracepoint_btf_id(btf, name);
+		ok = id > 0 && !bpfkit_probe_tracing(BPF_TRACE_RAW_TP, id);
+		btf__free(btf);
+	}
+	for (i = 0; i < n; i++) {
+		bpf_program__set_autoload(tp_btf[i], ok);
+		bpf_program__set_autoload(raw[i], !ok);
+	}
+	return ok;
+}

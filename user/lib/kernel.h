@@ -58,4 +58,19 @@ int bpfkit_syscall_func(const struct btf *btf, const char *name, char *buf,
  */
 int bpfkit_probe_tracing(enum bpf_attach_type attach_type, int btf_id);
 
+/*
+ * Does the kernel's BTF (BTF_PATH's, or the running kernel's) know
+ * tracepoint NAME, as the btf_trace_NAME type tp_btf programs attach by?
+ */
+bool bpfkit_btf_tracepoint_exists(const char *btf_path, const char *name);
+
+/*
+ * Keep the N programs of TP_BTF (tp_btf) when this kernel loads tp_btf
+ * programs on tracepoint NAME, else the N programs of RAW (raw_tp, the
+ * same code); call before load. Returns whether tp_btf is kept.
+ */
+bool bpfkit_tp_btf_autoload(struct bpf_program *const *tp_btf,
+			    struct bpf_program *const *raw, size_t n,
+			    const char *btf_path, const char *name);
+
 #endif /* BPFKIT_KERNEL_H */

@@ -272,6 +272,12 @@ void bpfkit_json_int(struct bpfkit_json *j, const char *k, long long v)
 	fprintf(j->f, "%lld", v);
 }
 
+void bpfkit_json_double(struct bpfkit_json *j, const char *k, double v)
+{
+	key(j, k);
+	fprintf(j->f, "%.3f", v);
+}
+
 void bpfkit_json_uint(struct bpfkit_json *j, const char *k,
 		      unsigned long long v)
 {

@@ -79,6 +79,8 @@ void bpfkit_json_int(struct bpfkit_json *j, const char *key, long long v);
 void bpfkit_json_uint(struct bpfkit_json *j, const char *key,
 		      unsigned long long v);
 void bpfkit_json_bool(struct bpfkit_json *j, const char *key, bool v);
+/* A number with three decimals. */
+void bpfkit_json_double(struct bpfkit_json *j, const char *key, double v);
 /* Kernel bytes, up to LEN or the first NUL; any byte yields valid JSON. */
 void bpfkit_json_str(struct bpfkit_json *j, const char *key, const char *s,
 		     size_t len);

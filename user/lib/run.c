@@ -60,7 +60,7 @@ static void catch_signals(void)
  * reader has gone polls as POLLERR, so this is seen even before the next
  * write fails.
  */
-static bool stdout_closed(void)
+bool bpfkit_stdout_closed(void)
 {
 	struct pollfd pfd = { .fd = STDOUT_FILENO };
 
@@ -113,7 +113,7 @@ int bpfkit_run(struct bpfkit_channel *ch, const struct bpfkit_tick *tick)
 			bpfkit_channel_report_loss(ch);
 			next_loss = now + LOSS_REPORT_MS;
 		}
-		if (stdout_closed())
+		if (bpfkit_stdout_closed())
 			return 0;
 		if (end && now >= end)
 			break;
@@ -121,7 +121,7 @@ int bpfkit_run(struct bpfkit_channel *ch, const struct bpfkit_tick *tick)
 
 	if (ch) {
 		bpfkit_channel_drain(ch);
-		if (stdout_closed())
+		if (bpfkit_stdout_closed())
 			return 0;
 		bpfkit_channel_summarize(ch);
 	}

@@ -38,4 +38,7 @@ void bpfkit_stop(void);
 /* True once a stop was requested. */
 bool bpfkit_stopping(void);
 
+/* True once stdout's reader has gone: nothing more is to be printed. */
+bool bpfkit_stdout_closed(void);
+
 #endif /* BPFKIT_RUN_H */

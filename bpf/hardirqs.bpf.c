@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hardirqs: the time spent in each hard IRQ handler, from
+ * irq:irq_handler_entry to irq:irq_handler_exit, by handler name and with
+ * -C per CPU.
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_core_read.h>
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include "bpfkit/filter.bpf.h"
+#include "bpfkit/histogram.bpf.h"
+#include "hardirqs.h"
+
+char LICENSE[] SEC("license") = "GPL";
+
+const volatile bool per_cpu; /* -C */
+
+/* Entry time of the handler running on each CPU (they do not nest). */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u64);
+} hardirqs_start SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, BPFKIT_HIST_MAX_KEYS);
+	__type(key, struct hardirqs_key);
+	__type(value, struct bpfkit_hist);
+} hardirqs_hists SEC(".maps");
+
+static __always_inline void entered(void)
+{
+	__u32 zero = 0;
+	__u64 *start = bpf_map_lookup_elem(&hardirqs_start, &zero);
+
+	if (start)
+		*start = bpf_ktime_get_ns();
+}
+
+static __always_inline void exited(int irq, struct irqaction *action)
+{
+	struct hardirqs_key key = { .irq = irq, .cpu = HARDIRQS_ANY_CPU };
+	struct bpfkit_hist *h;
+	__u32 zero = 0;
+	__u64 *start;
+
+	start = bpf_map_lookup_elem(&hardirqs_start, &zero);
+	/* No entry seen: it began before tracing did. */
+	if (!start || !*start)
+		return;
+	bpf_probe_read_kernel_str(key.name, sizeof(key.name),
+				  BPF_CORE_READ(action, name));
+	if (per_cpu)
+		key.cpu = bpf_get_smp_processor_id();
+	h = bpfkit_hist_get(&hardirqs_hists, &key);
+	if (h)
+		bpfkit_hist_add(h, bpf_ktime_get_ns() - *start);
+	*start = 0;
+}
+
+/* tp_btf where the kernel has it (user space chooses), else raw_tp. */
+SEC("tp_btf/irq_handler_entry")
+int BPF_PROG(entry_btf, int irq, struct irqaction *action)
+{
+	entered();
+	return 0;
+}
+
+SEC("tp_btf/irq_handler_exit")
+int BPF_PROG(exit_btf, int irq, struct irqaction *action, int ret)
+{
+	exited(irq, action);
+	return 0;
+}
+
+SEC("raw_tp/irq_handler_entry")
+int BPF_PROG(entry_raw, int irq, struct irqaction *action)
+{
+	entered();
+	return 0;
+}
+
+SEC("raw_tp/irq_handler_exit")
+int BPF_PROG(exit_raw, int irq, struct irqaction *action, int ret)
+{
+	exited(irq, action);
+	return 0;
+}

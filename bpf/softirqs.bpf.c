@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * softirqs: the time spent in each softirq, from irq:softirq_entry to
+ * irq:softirq_exit, per softirq and with -C per CPU.
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include "bpfkit/filter.bpf.h"
+#include "bpfkit/histogram.bpf.h"
+#include "softirqs.h"
+
+char LICENSE[] SEC("license") = "GPL";
+
+const volatile bool per_cpu; /* -C */
+
+/* Entry time of the softirq running on each CPU (they do not nest). */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u64);
+} softirqs_start SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, BPFKIT_HIST_MAX_KEYS);
+	__type(key, struct softirqs_key);
+	__type(value, struct bpfkit_hist);
+} softirqs_hists SEC(".maps");
+
+static __always_inline void entered(void)
+{
+	__u32 zero = 0;
+	__u64 *start = bpf_map_lookup_elem(&softirqs_start, &zero);
+
+	if (start)
+		*start = bpf_ktime_get_ns();
+}
+
+static __always_inline void exited(unsigned int vec)
+{
+	struct softirqs_key key = { .vec = vec, .cpu = SOFTIRQS_ANY_CPU };
+	struct bpfkit_hist *h;
+	__u32 zero = 0;
+	__u64 *start;
+
+	start = bpf_map_lookup_elem(&softirqs_start, &zero);
+	/* No entry seen: it began before tracing did. */
+	if (!start || !*start)
+		return;
+	if (per_cpu)
+		key.cpu = bpf_get_smp_processor_id();
+	h = bpfkit_hist_get(&softirqs_hists, &key);
+	if (h)
+		bpfkit_hist_add(h, bpf_ktime_get_ns() - *start);
+	*start = 0;
+}
+
+/* tp_btf where the kernel has it (user space chooses), else raw_tp. */
+SEC("tp_btf/softirq_entry")
+int BPF_PROG(entry_btf, unsigned int vec)
+{
+	entered();
+	return 0;
+}
+
+SEC("tp_btf/softirq_exit")
+int BPF_PROG(exit_btf, unsigned int vec)
+{
+	exited(vec);
+	return 0;
+}
+
+SEC("raw_tp/softirq_entry")
+int BPF_PROG(entry_raw, unsigned int vec)
+{
+	entered();
+	return 0;
+}
+
+SEC("raw_tp/softirq_exit")
+int BPF_PROG(exit_raw, unsigned int vec)
+{
+	exited(vec);
+	return 0;
+}

@@ -1,0 +1,204 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The BPF side every block I/O tool shares: when each request was queued
+ * and issued and by whom, from the block tracepoints, and its disk and
+ * operation. The tool includes this file and defines
+ *
+ *	static __always_inline void rq_done(void *ctx, struct request *rq,
+ *					    const struct bpfkit_rq_start *s);
+ *
+ * called at each completion of a request seen starting, and
+ *
+ *	static __always_inline void rq_unstaged(void);
+ *
+ * called when a request's start found no room in the map (so that its
+ * completion is counted lost, not missed silently). The programs come
+ * in tp_btf and raw_tp pairs; user space keeps one of each (blockio.h in
+ * user/lib), and the queue programs only when it needs queue times:
+ * block_io_start where the kernel has it (Linux 6.5 and later: every
+ * request, as it is made), block_rq_insert before (requests that go
+ * through a queue; those issued directly are seen at issue only).
+ */
+#ifndef BPFKIT_BLOCKIO_BPF_H
+#define BPFKIT_BLOCKIO_BPF_H
+
+#include "vmlinux.h"
+#include <bpf/bpf_core_read.h>
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include "bpfkit/blockio.h"
+
+#define BPFKIT_RQ_MAX_INFLIGHT 10240 /* requests tracked at once */
+
+/* Trace this disk only (its dev_t); 0: all. */
+const volatile __u32 bpfkit_rq_dev_filter;
+
+/* What was seen of a request before it completed. */
+struct bpfkit_rq_start {
+	__u64 queued_ns; /* at block_io_start/insert; 0: not seen queued */
+	__u64 issued_ns; /* at block_rq_issue (the last, if requeued) */
+	__u32 pid; /* the task that queued (else issued) it */
+	char comm[BPFKIT_COMM_LEN];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, BPFKIT_RQ_MAX_INFLIGHT);
+	__type(key, __u64); /* the struct request's address */
+	__type(value, struct bpfkit_rq_start);
+} bpfkit_rq_starts SEC(".maps");
+
+/* Kernels before 5.17 have the disk in the request itself. */
+struct request___old {
+	struct gendisk *rq_disk;
+};
+
+static __always_inline __u32 bpfkit_rq_dev(struct request *rq)
+{
+	struct gendisk *disk;
+
+	if (bpf_core_field_exists(((struct request___old *)0)->rq_disk))
+		disk = BPF_CORE_READ((struct request___old *)rq, rq_disk);
+	else
+		disk = BPF_CORE_READ(rq, q, disk);
+	if (!disk)
+		return 0;
+	return BPF_CORE_READ(disk, major) << BPFKIT_MINOR_BITS |
+	       BPF_CORE_READ(disk, first_minor);
+}
+
+/* The request's operation and flags, as BPFKIT_RQ_* (blockio.h). */
+static __always_inline __u32 bpfkit_rq_op(struct request *rq)
+{
+	__u32 f = BPF_CORE_READ(rq, cmd_flags), op = f & BPFKIT_RQ_OP_MASK;
+
+	if (f & (1U << bpf_core_enum_value(enum req_flag_bits, __REQ_SYNC)))
+		op |= BPFKIT_RQ_SYNC;
+	if (f & (1U << bpf_core_enum_value(enum req_flag_bits, __REQ_META)))
+		op |= BPFKIT_RQ_META;
+	if (f & (1U << bpf_core_enum_value(enum req_flag_bits, __REQ_FUA)))
+		op |= BPFKIT_RQ_FUA;
+	if (f & (1U << bpf_core_enum_value(enum req_flag_bits, __REQ_PREFLUSH)))
+		op |= BPFKIT_RQ_PREFLUSH;
+	if (f & (1U << bpf_core_enum_value(enum req_flag_bits, __REQ_RAHEAD)))
+		op |= BPFKIT_RQ_RAHEAD;
+	return op;
+}
+
+static __always_inline bool rq_selected(struct request *rq)
+{
+	return !bpfkit_rq_dev_filter ||
+	       bpfkit_rq_dev(rq) == bpfkit_rq_dev_filter;
+}
+
+static __always_inline void rq_unstaged(void);
+
+static __always_inline void rq_queued(struct request *rq)
+{
+	struct bpfkit_rq_start s = {};
+	__u64 key = (__u64)rq;
+
+	if (!rq_selected(rq))
+		return;
+	s.queued_ns = bpf_ktime_get_ns();
+	s.pid = bpf_get_current_pid_tgid() >> 32;
+	bpf_get_current_comm(s.comm, sizeof(s.comm));
+	if (bpf_map_update_elem(&bpfkit_rq_starts, &key, &s, BPF_ANY))
+		rq_unstaged();
+}
+
+static __always_inline void rq_issued(struct request *rq)
+{
+	struct bpfkit_rq_start *s, new = {};
+	__u64 key = (__u64)rq;
+
+	if (!rq_selected(rq))
+		return;
+	s = bpf_map_lookup_elem(&bpfkit_rq_starts, &key);
+	if (s) {
+		s->issued_ns = bpf_ktime_get_ns();
+		return;
+	}
+	new.issued_ns = bpf_ktime_get_ns();
+	new.pid = bpf_get_current_pid_tgid() >> 32;
+	bpf_get_current_comm(new.comm, sizeof(new.comm));
+	if (bpf_map_update_elem(&bpfkit_rq_starts, &key, &new, BPF_ANY))
+		rq_unstaged();
+}
+
+static __always_inline void rq_done(void *ctx, struct request *rq,
+				    const struct bpfkit_rq_start *s);
+
+static __always_inline void rq_completed(void *ctx, struct request *rq)
+{
+	struct bpfkit_rq_start *s;
+	__u64 key = (__u64)rq;
+
+	s = bpf_map_lookup_elem(&bpfkit_rq_starts, &key);
+	if (!s)
+		return;
+	/* Only issued requests complete; a queued-only one was merged away. */
+	if (s->issued_ns)
+		rq_done(ctx, rq, s);
+	bpf_map_delete_elem(&bpfkit_rq_starts, &key);
+}
+
+SEC("tp_btf/block_io_start")
+int BPF_PROG(io_start_btf, struct request *rq)
+{
+	rq_queued(rq);
+	return 0;
+}
+
+SEC("raw_tp/block_io_start")
+int BPF_PROG(io_start_raw, struct request *rq)
+{
+	rq_queued(rq);
+	return 0;
+}
+
+SEC("tp_btf/block_rq_insert")
+int BPF_PROG(rq_insert_btf, struct request *rq)
+{
+	rq_queued(rq);
+	return 0;
+}
+
+SEC("raw_tp/block_rq_insert")
+int BPF_PROG(rq_insert_raw, struct request *rq)
+{
+	rq_queued(rq);
+	return 0;
+}
+
+SEC("tp_btf/block_rq_issue")
+int BPF_PROG(rq_issue_btf, struct request *rq)
+{
+	rq_issued(rq);
+	return 0;
+}
+
+SEC("raw_tp/block_rq_issue")
+int BPF_PROG(rq_issue_raw, struct request *rq)
+{
+	rq_issued(rq);
+	return 0;
+}
+
+SEC("tp_btf/block_rq_complete")
+int BPF_PROG(rq_complete_btf, struct request *rq, int error,
+	     unsigned int nr_bytes)
+{
+	rq_completed(ctx, rq);
+	return 0;
+}
+
+SEC("raw_tp/block_rq_complete")
+int BPF_PROG(rq_complete_raw, struct request *rq, int error,
+	     unsigned int nr_bytes)
+{
+	rq_completed(ctx, rq);
+	return 0;
+}
+
+#endif /* BPFKIT_BLOCKIO_BPF_H */

@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The BPF side of the shared histogram, included by every histogram tool's
+ * BPF object. The tool defines its map (its own key, struct bpfkit_hist
+ * values, BPFKIT_HIST_MAX_KEYS entries), finds a key's histogram with
+ * bpfkit_hist_get() and adds a value in nanoseconds with bpfkit_hist_add().
+ * Adds are atomic, so CPUs adding to one key at once lose nothing.
+ */
+#ifndef BPFKIT_HISTOGRAM_BPF_H
+#define BPFKIT_HISTOGRAM_BPF_H
+
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include "bpfkit/histogram.h"
+
+const volatile struct bpfkit_hist_cfg bpfkit_hist_cfg =
+	BPFKIT_HIST_CFG_DEFAULTS;
+
+/*
+ * Values not counted because their key found the map full, or because the
+ * start of what they time found no room (bpfkit_hist_miss()).
+ */
+__u64 bpfkit_hist_missed;
+
+/* Count a value that will not be counted: its start could not be kept. */
+static __always_inline void bpfkit_hist_miss(void)
+{
+	__sync_fetch_and_add(&bpfkit_hist_missed, 1);
+}
+
+/*
+ * KEY's histogram in MAP, created empty on first use; NULL (the value
+ * counted in bpfkit_hist_missed) when the map is full.
+ */
+static __always_inline struct bpfkit_hist *bpfkit_hist_get(void *map,
+							   const void *key)
+{
+	static const struct bpfkit_hist zero;
+	struct bpfkit_hist *h;
+
+	h = bpf_map_lookup_elem(map, key);
+	if (h)
+		return h;
+	bpf_map_update_elem(map, key, &zero, BPF_NOEXIST);
+	h = bpf_map_lookup_elem(map, key);
+	if (!h)
+		bpfkit_hist_miss();
+	return h;
+}
+
+/* Add one value of NS nanoseconds to H. */
+static __always_inline void bpfkit_hist_add(struct bpfkit_hist *h, __u64 ns)
+{
+	__u32 slot = bpfkit_hist_slot(&bpfkit_hist_cfg,
+				      ns / bpfkit_hist_cfg.unit_ns);
+
+	if (slot >= BPFKIT_HIST_SLOTS)
+		return;
+	__sync_fetch_and_add(&h->slots[slot], 1);
+	__sync_fetch_and_add(&h->count, 1);
+	__sync_fetch_and_add(&h->sum_ns, ns);
+}
+
+#endif /* BPFKIT_HISTOGRAM_BPF_H */

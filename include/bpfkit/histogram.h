@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * The histogram both sides of a histogram tool share: the buckets, count
+ * and sum one key of the tool's map holds, the settings user space writes
+ * into the object's read-only bpfkit_hist_cfg before load, and the bucket
+ * a value falls in (the same code on both sides, so the unit tests test
+ * what the BPF side runs).
+ */
+#ifndef BPFKIT_HISTOGRAM_H
+#define BPFKIT_HISTOGRAM_H
+
+#include "bpfkit/types.h"
+
+#define BPFKIT_HIST_SLOTS 40 /* buckets per key; the last holds all above */
+#define BPFKIT_HIST_MAX_KEYS 10240 /* keys per tool's map */
+
+/* How values are bucketed; set once, before load. */
+struct bpfkit_hist_cfg {
+	__u64 unit_ns; /* one unit: 1000 (usecs) or 1000000 (msecs) */
+	__u64 linear_step; /* bucket width in units; 0: log2 buckets */
+};
+
+#define BPFKIT_HIST_CFG_DEFAULTS                   \
+	{                                          \
+		.unit_ns = 1000, .linear_step = 0, \
+	}
+
+/* One key's histogram, a value of the tool's map. */
+struct bpfkit_hist {
+	__u64 slots[BPFKIT_HIST_SLOTS]; /* values per bucket */
+	__u64 count; /* values added, the sum of slots */
+	__u64 sum_ns; /* their sum in nanoseconds, for an exact average */
+	char name[BPFKIT_COMM_LEN]; /* the key's name if the tool gives one */
+};
+
+/* floor(log2(V)), 0 for 0: shifts only, no loop for the verifier. */
+static inline __u32 bpfkit_log2(__u64 v)
+{
+	__u32 r = 0, shift;
+
+	shift = (v > 0xffffffffULL) << 5;
+	v >>= shift;
+	r |= shift;
+	shift = (v > 0xffff) << 4;
+	v >>= shift;
+	r |= shift;
+	shift = (v > 0xff) << 3;
+	v >>= shift;
+	r |= shift;
+	shift = (v > 0xf) << 2;
+	v >>= shift;
+	r |= shift;
+	shift = (v > 0x3) << 1;
+	v >>= shift;
+	r |= shift;
+	r |= (v >> 1);
+	return r;
+}
+
+/*
+ * The bucket of VALUE (in units): log2 bucket i holds [2^i, 2^(i+1) - 1]
+ * and bucket 0 holds 0 and 1, as libbpf-tools' histograms; linear bucket i
+ * holds [i * step, (i + 1) * step - 1]. Values past the last bucket go in it.
+ */
+static inline __u32 bpfkit_hist_slot(const volatile struct bpfkit_hist_cfg *cfg,
+				     __u64 value)
+{
+	__u64 slot = cfg->linear_step ? value / cfg->linear_step :
+					bpfkit_log2(value);
+
+	return slot < BPFKIT_HIST_SLOTS ? slot : BPFKIT_HIST_SLOTS - 1;
+}
+
+#endif /* BPFKIT_HISTOGRAM_H */

@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * burst RUN_MS BURST_MS SLEEP_MS: print this process's pid and stop
+ * (SIGSTOP) until continued, so that it does not run at all before; then
+ * for RUN_MS of wall-clock time alternate BURST_MS of its own CPU time
+ * spinning (0: none) and SLEEP_MS asleep (0: none), and exit. Known on-CPU
+ * runs (cpudist) and known run queue waits (runqlat).
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
+
+static double now_ms(clockid_t clock)
+{
+	struct timespec ts;
+
+	clock_gettime(clock, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+int main(int argc, char **argv)
+{
+	double end, burst, sleep_ms, until;
+	struct timespec nap;
+
+	if (argc != 4) {
+		fprintf(stderr, "usage: burst RUN_MS BURST_MS SLEEP_MS\n");
+		return 2;
+	}
+	burst = atof(argv[2]);
+	sleep_ms = atof(argv[3]);
+	printf("%d\n", getpid());
+	fflush(stdout);
+	raise(SIGSTOP);
+	nap.tv_sec = sleep_ms / 1000;
+	nap.tv_nsec = (long)(sleep_ms * 1e6) % 1000000000;
+	end = now_ms(CLOCK_MONOTONIC) + atof(argv[1]);
+	while (now_ms(CLOCK_MONOTONIC) < end) {
+		until = now_ms(CLOCK_THREAD_CPUTIME_ID) + burst;
+		while (burst && now_ms(CLOCK_THREAD_CPUTIME_ID) < until)
+			;
+		if (sleep_ms)
+			nanosleep(&nap, NULL);
+	}
+	return 0;
+}

@@ -1,0 +1,79 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0
+# biolatency: N O_DIRECT reads of a loop device the test made are exactly
+# N I/Os of that disk in its histogram (-D, --disk, -F, -Q); -i COUNT, -j.
+
+bats_require_minimum_version 1.5.0
+load helpers
+load histogram
+load blockio
+
+setup() {
+	require_root
+}
+
+@test "biolatency: -D shows exactly N reads for the loop device" {
+	make_loop
+	start_tool biolatency -D -j
+	read_direct 37 0
+	wait "$READER"
+	stop_tool
+	[ "$TOOL_STATUS" = 0 ]
+	check_hist_json "$OUT" '(.disk | type == "string")'
+	[ "$(jq -s --arg d "$LOOP_NAME" 'map(select(.disk == $d)) | length' "$OUT")" = 1 ]
+	[ "$(jq -s --arg d "$LOOP_NAME" '.[] | select(.disk == $d) | .count' "$OUT")" = 37 ]
+}
+
+@test "biolatency: text with -D names the disk; --disk and -F -Q key by operation" {
+	make_loop
+	start_tool biolatency -D
+	read_direct 5 3
+	wait "$READER"
+	stop_tool
+	grep -qx "disk = $LOOP_NAME" "$OUT"
+	grep -Eq '^ +usecs +: count +distribution$' "$OUT"
+
+	start_tool biolatency --disk "$LOOP_NAME" -F -Q -m -j
+	read_direct 11 100
+	wait "$READER"
+	stop_tool
+	[ "$TOOL_STATUS" = 0 ]
+	check_hist_json "$OUT" '(.flags | test("Read$"))'
+	[ "$(jq -s 'map(.count) | add' "$OUT")" = 11 ]
+	[ "$(jq -rs '.[0].unit' "$OUT")" = msecs ]
+}
+
+@test "biolatency: on raw tracepoints (BTF without tp_btf types) it counts the same" {
+	make_loop
+	# A minimized BTF has no btf_trace_* types: biolatency takes raw_tp.
+	bpftool gen min_core_btf /sys/kernel/btf/vmlinux "$BATS_TEST_TMPDIR/min.btf" \
+		"$BUILD/obj/bpf/biolatency.bpf.o"
+	start_tool biolatency -D -Q -j --btf "$BATS_TEST_TMPDIR/min.btf"
+	bpftool prog list | grep -q ' raw_tracepoint  name rq_issue_raw '
+	read_direct 19 7
+	wait "$READER"
+	stop_tool
+	[ "$TOOL_STATUS" = 0 ]
+	check_hist_json "$OUT"
+	[ "$(jq -s --arg d "$LOOP_NAME" '.[] | select(.disk == $d) | .count' "$OUT")" = 19 ]
+}
+
+@test "biolatency: -i 1 3 prints exactly 3 intervals and exits 0" {
+	make_loop
+	run --separate-stderr timeout 20 "$BIN/biolatency" --disk "$LOOP_NAME" -j -i 1 3
+	[ "$status" = 0 ]
+	[ "$(wc -l <<<"$output")" = 3 ]
+	check_hist_json <(echo "$output")
+	run --separate-stderr timeout 20 "$BIN/biolatency" --disk "$LOOP_NAME" 1 2
+	[ "$status" = 0 ]
+	[ "$(grep -cx 'no events' <<<"$output")" = 2 ]
+}
+
+@test "biolatency: bad options exit 2 with one line and no output" {
+	for args in "--disk nosuchdisk" "--disk ../sda" "-i 0" "1 2 3"; do
+		run --separate-stderr "$BIN/biolatency" $args
+		[ "$status" = 2 ] && [ -z "$output" ]
+		[ "$(wc -l <<<"$stderr")" = 1 ]
+		[[ "$stderr" == "biolatency: "* ]]
+	done
+}

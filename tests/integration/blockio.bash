@@ -1,0 +1,32 @@
+# SPDX-License-Identifier: GPL-2.0
+# Shared by the block I/O tools' tests: a loop device on a file of the
+# test's own, O_DIRECT reads of it, and its detach in teardown.
+
+# make_loop: attach a 16 MiB file of the test's temp dir; sets LOOP
+# (/dev/loopN) and LOOP_NAME (loopN), or skips without loop devices.
+make_loop() {
+	command -v losetup >/dev/null || skip "no losetup (util-linux)"
+	[ -e /dev/loop-control ] || modprobe loop 2>/dev/null || true
+	local file=$BATS_TEST_TMPDIR/disk.img
+	truncate -s 16M "$file"
+	# Direct I/O to the file where its filesystem takes it (tmpfs before
+	# Linux 6.6 does not): the loop device's own requests are the same.
+	LOOP=$(losetup --find --show --direct-io=on "$file" 2>/dev/null) ||
+		LOOP=$(losetup --find --show "$file" 2>"$BATS_TEST_TMPDIR/losetup") ||
+		skip "no loop device could be attached: $(tail -1 "$BATS_TEST_TMPDIR/losetup")"
+	LOOP_NAME=${LOOP#/dev/}
+}
+
+# read_direct N SKIP: N O_DIRECT reads of 4 KiB from block SKIP on, in the
+# background; sets READER to dd's pid.
+read_direct() {
+	dd if="$LOOP" of=/dev/null bs=4096 count="$1" skip="$2" \
+		iflag=direct status=none &
+	READER=$!
+}
+
+eval "helpers_$(declare -f teardown)"
+teardown() {
+	[ -z "${LOOP:-}" ] || losetup -d "$LOOP"
+	helpers_teardown
+}

@@ -1,0 +1,270 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * The shared histogram: the buckets values fall in (the BPF side's code),
+ * bucket bounds, percentiles, the text and JSON forms, and the histogram
+ * options on the command line.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+#include "cli.h"
+#include "histogram.h"
+#include "output.h"
+
+static const struct bpfkit_hist_cfg log2_cfg = { .unit_ns = 1000 };
+static const struct bpfkit_hist_cfg linear_cfg = { .unit_ns = 1000,
+						   .linear_step = 10 };
+
+static void test_log2_slots(void **state)
+{
+	static const struct {
+		__u64 value;
+		__u32 slot;
+	} cases[] = {
+		{ 0, 0 },
+		{ 1, 0 },
+		{ 2, 1 },
+		{ 3, 1 },
+		{ 4, 2 },
+		{ 7, 2 },
+		{ 8, 3 },
+		{ 1023, 9 },
+		{ 1024, 10 },
+		{ 1ULL << 32, 32 },
+		{ (1ULL << 33) - 1, 32 },
+		{ ~0ULL, BPFKIT_HIST_SLOTS - 1 },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		assert_int_equal(bpfkit_hist_slot(&log2_cfg, cases[i].value),
+				 cases[i].slot);
+}
+
+static void test_bounds_hold_their_values(void **state)
+{
+	__u64 v;
+	unsigned int s;
+
+	/* Every value is within its bucket's bounds, both kinds. */
+	for (v = 0; v < 5000; v++) {
+		s = bpfkit_hist_slot(&log2_cfg, v);
+		assert_true(bpfkit_hist_min(&log2_cfg, s) <= v);
+		assert_true(v <= bpfkit_hist_max(&log2_cfg, s));
+		s = bpfkit_hist_slot(&linear_cfg, v);
+		if (s < BPFKIT_HIST_SLOTS - 1) {
+			assert_true(bpfkit_hist_min(&linear_cfg, s) <= v);
+			assert_true(v <= bpfkit_hist_max(&linear_cfg, s));
+		}
+	}
+	/* Linear values past the last bucket go in it. */
+	assert_int_equal(bpfkit_hist_slot(&linear_cfg, 10 * BPFKIT_HIST_SLOTS),
+			 BPFKIT_HIST_SLOTS - 1);
+	assert_int_equal(bpfkit_hist_min(&linear_cfg, 3), 30);
+	assert_int_equal(bpfkit_hist_max(&linear_cfg, 3), 39);
+}
+
+static void test_percentiles(void **state)
+{
+	struct bpfkit_hist h = { .count = 100 };
+
+	/* 50 values in [4, 7], 50 in [8, 15]. */
+	h.slots[2] = 50;
+	h.slots[3] = 50;
+	assert_float_equal(bpfkit_hist_percentile(&log2_cfg, &h, 0.5), 8.0,
+			   1e-9);
+	assert_float_equal(bpfkit_hist_percentile(&log2_cfg, &h, 0.25), 6.0,
+			   1e-9);
+	assert_float_equal(bpfkit_hist_percentile(&log2_cfg, &h, 0.99), 15.84,
+			   1e-9);
+	h = (struct bpfkit_hist){ 0 };
+	assert_float_equal(bpfkit_hist_percentile(&log2_cfg, &h, 0.99), 0,
+			   1e-9);
+}
+
+static char *text_of(const struct bpfkit_hist_cfg *cfg,
+		     const struct bpfkit_hist *h)
+{
+	char *buf = NULL;
+	size_t size = 0;
+	FILE *f = open_memstream(&buf, &size);
+
+	assert_non_null(f);
+	bpfkit_hist_print_text(f, cfg, "usecs", h);
+	fclose(f);
+	return buf;
+}
+
+static void test_text(void **state)
+{
+	struct bpfkit_hist h = { .count = 6, .sum_ns = 30000 };
+	char *out;
+
+	h.slots[1] = 2;
+	h.slots[3] = 4;
+	out = text_of(&log2_cfg, &h);
+	assert_string_equal(
+		out,
+		"     usecs               : count    distribution\n"
+		"         0 -> 1          : 0        |                                        |\n"
+		"         2 -> 3          : 2        |********************                    |\n"
+		"         4 -> 7          : 0        |                                        |\n"
+		"         8 -> 15         : 4        |****************************************|\n"
+		"count 6 avg 5.000 p99 15.880\n");
+	free(out);
+
+	h = (struct bpfkit_hist){ 0 };
+	out = text_of(&log2_cfg, &h);
+	assert_string_equal(out, "no events\n");
+	free(out);
+}
+
+static void test_totals_match_json(void **state)
+{
+	struct bpfkit_hist h = { .count = 4, .sum_ns = 10500 };
+	struct bpfkit_json j;
+	char *buf = NULL;
+	size_t size = 0;
+	FILE *f = open_memstream(&buf, &size);
+
+	h.slots[1] = 4;
+	bpfkit_hist_print_totals(f, &log2_cfg, &h);
+	fclose(f);
+	assert_string_equal(buf, "        10.500          4        2.625\n");
+	free(buf);
+
+	/* The same total, count and average as the JSON gives. */
+	buf = NULL;
+	f = open_memstream(&buf, &size);
+	bpfkit_json_begin(&j, f, NULL);
+	bpfkit_hist_json(&j, &log2_cfg, "usecs", &h);
+	bpfkit_json_end(&j);
+	fclose(f);
+	assert_non_null(
+		strstr(buf, "\"count\":4,\"sum\":10.500,\"avg\":2.625,"));
+	free(buf);
+}
+
+static void test_json(void **state)
+{
+	struct bpfkit_hist h = { .count = 3, .sum_ns = 45000 };
+	struct bpfkit_json j;
+	char *buf = NULL;
+	size_t size = 0;
+	FILE *f = open_memstream(&buf, &size);
+
+	h.slots[1] = 3;
+	bpfkit_json_begin(&j, f, NULL);
+	bpfkit_hist_json(&j, &linear_cfg, "msecs", &h);
+	bpfkit_json_end(&j);
+	fclose(f);
+	assert_string_equal(
+		buf,
+		"{\"unit\":\"msecs\",\"buckets\":[{\"min\":0,\"max\":9,\"count\":0},"
+		"{\"min\":10,\"max\":19,\"count\":3}],\"count\":3,\"sum\":45.000,"
+		"\"avg\":15.000,\"p50\":15.000,\"p90\":19.000,\"p99\":19.900}\n");
+	free(buf);
+}
+
+static const struct bpfkit_tool hist_tool = {
+	.name = "histtool",
+	.doc = "A histogram tool.",
+	.args_doc = "[INTERVAL [COUNT]]",
+	.options = BPFKIT_OPT_JSON | BPFKIT_OPT_HIST,
+};
+
+static void parse(int argc, char **argv)
+{
+	memset(&bpfkit_opts.hist, 0, sizeof(bpfkit_opts.hist));
+	bpfkit_parse(&hist_tool, argc, argv);
+}
+
+static void test_options(void **state)
+{
+	char *a[] = { "histtool", "-m", "-T", "--cumulative", "--linear", "5",
+		      "2",	  "7",	NULL };
+	char *b[] = { "histtool", "-i", "3", "4", NULL };
+	struct bpfkit_hist_cfg cfg;
+
+	parse(8, a);
+	assert_int_equal(bpfkit_opts.hist.interval, 2);
+	assert_int_equal(bpfkit_opts.hist.count, 7);
+	assert_true(bpfkit_opts.hist.millis && bpfkit_opts.hist.timestamp &&
+		    bpfkit_opts.hist.cumulative);
+	bpfkit_hist_cfg_init(&cfg);
+	assert_int_equal(cfg.unit_ns, 1000000);
+	assert_int_equal(cfg.linear_step, 5);
+	assert_string_equal(bpfkit_hist_unit(), "msecs");
+
+	parse(4, b);
+	assert_int_equal(bpfkit_opts.hist.interval, 3);
+	assert_int_equal(bpfkit_opts.hist.count, 4);
+}
+
+/* Keys that found the map full are reported like lost events, once each. */
+static void test_missed_reported_as_lost(void **state)
+{
+	const struct bpfkit_output_opts json = { .json = true };
+	const struct bpfkit_hist_keys keys = { .key_size = sizeof(__u32) };
+	struct bpfkit_hist_reader *r;
+	char line[512], *lines[6] = {};
+	volatile __u64 missed = 7;
+	FILE *f = tmpfile();
+	int saved, n = 0;
+
+	assert_non_null(f);
+	saved = dup(STDOUT_FILENO);
+	fflush(stdout);
+	dup2(fileno(f), STDOUT_FILENO);
+	bpfkit_output_init(&json);
+	/* No map: every interval is empty, only the losses change. */
+	r = bpfkit_hist_open(-1, &keys, &missed);
+	assert_non_null(r);
+	bpfkit_hist_report(r);
+	bpfkit_hist_report(r);
+	missed = 10;
+	bpfkit_hist_report(r);
+	bpfkit_hist_free(r);
+	fflush(stdout);
+	dup2(saved, STDOUT_FILENO);
+	close(saved);
+
+	rewind(f);
+	while (n < 6 && fgets(line, sizeof(line), f))
+		lines[n++] = strdup(line);
+	fclose(f);
+	assert_int_equal(n, 5);
+	assert_non_null(strstr(
+		lines[0],
+		"\"interval\":1,\"unit\":\"usecs\",\"buckets\":[],\"count\":0,"));
+	assert_string_equal(lines[1],
+			    "{\"type\":\"lost\",\"lost\":7,\"total\":7}\n");
+	assert_non_null(strstr(lines[2], "\"interval\":2,"));
+	assert_non_null(strstr(lines[3], "\"interval\":3,"));
+	assert_string_equal(lines[4],
+			    "{\"type\":\"lost\",\"lost\":3,\"total\":10}\n");
+	while (n--)
+		free(lines[n]);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_log2_slots),
+		cmocka_unit_test(test_bounds_hold_their_values),
+		cmocka_unit_test(test_percentiles),
+		cmocka_unit_test(test_text),
+		cmocka_unit_test(test_totals_match_json),
+		cmocka_unit_test(test_json),
+		cmocka_unit_test(test_options),
+		cmocka_unit_test(test_missed_reported_as_lost),
+	};
+
+	return cmocka_run_group_tests_name("histogram", tests, NULL, NULL);
+}

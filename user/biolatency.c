@@ -1,0 +1,175 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * biolatency: block I/O latency as a histogram, for all disks, per disk
+ * or per operation, from issue or from queueing to completion.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include "blockio.h"
+#include "cli.h"
+#include "diag.h"
+#include "histogram.h"
+#include "output.h"
+#include "setup.h"
+#include "biolatency.h"
+#include "biolatency.skel.h"
+
+enum {
+	OPT_DISK = 0x2000,
+};
+
+static struct {
+	bool queued; /* -Q */
+	bool per_disk; /* -D */
+	bool per_op; /* -F */
+	__u32 dev; /* -d; 0: every disk */
+} env;
+
+static const struct argp_option own_options[] = {
+	{ "queued", 'Q', NULL, 0,
+	  "Include the time queued in the kernel (from queueing, not issue)",
+	  0 },
+	{ "disks", 'D', NULL, 0, "A histogram per disk", 0 },
+	{ "flag", 'F', NULL, 0, "A histogram per operation and its flags", 0 },
+	{ "disk", OPT_DISK, "DISK", 0, "Trace this disk only (sda, loop0)", 0 },
+	{},
+};
+
+static error_t parse_own(int key, char *arg, struct argp_state *state)
+{
+	switch (key) {
+	case 'Q':
+		env.queued = true;
+		return 0;
+	case 'D':
+		env.per_disk = true;
+		return 0;
+	case 'F':
+		env.per_op = true;
+		return 0;
+	case OPT_DISK:
+		return bpfkit_disk_dev("--disk", arg, &env.dev) ? EINVAL : 0;
+	}
+	return ARGP_ERR_UNKNOWN;
+}
+
+static const struct bpfkit_tool tool = {
+	.name = "biolatency",
+	.doc = "Summarize block I/O latency as a histogram.\n"
+	       "\v"
+	       "Latency runs from issue to the device (or, with -Q, from the\n"
+	       "request's queueing) to completion.\n"
+	       "\n"
+	       "Examples:\n"
+	       "  biolatency               # one histogram until Ctrl-C\n"
+	       "  biolatency 1 10          # every second, 10 times\n"
+	       "  biolatency -m -T 5       # milliseconds, with times, every 5 s\n"
+	       "  biolatency -D -Q         # per disk, queued time included\n"
+	       "  biolatency -F --disk sda -j  # per operation on sda, JSON Lines\n",
+	.args_doc = "[INTERVAL [COUNT]]",
+	.options = BPFKIT_OPT_JSON | BPFKIT_OPT_HIST,
+	.own_options = own_options,
+	.own_parser = parse_own,
+};
+
+static void print_key(FILE *f, const void *key, const struct bpfkit_hist *h)
+{
+	const struct biolatency_key *k = key;
+	char buf[64];
+
+	if (env.per_disk) {
+		bpfkit_disk_name(k->dev, buf, sizeof(buf));
+		fprintf(f, "disk = %s%s", buf, env.per_op ? " " : "");
+	}
+	if (env.per_op) {
+		bpfkit_rq_op_name(k->op, buf, sizeof(buf));
+		fprintf(f, "flags = %s", buf);
+	}
+}
+
+static void json_key(struct bpfkit_json *j, const void *key,
+		     const struct bpfkit_hist *h)
+{
+	const struct biolatency_key *k = key;
+	char buf[64];
+
+	if (env.per_disk) {
+		bpfkit_disk_name(k->dev, buf, sizeof(buf));
+		bpfkit_json_str(j, "disk", buf, sizeof(buf));
+	}
+	if (env.per_op) {
+		bpfkit_rq_op_name(k->op, buf, sizeof(buf));
+		bpfkit_json_str(j, "flags", buf, sizeof(buf));
+	}
+}
+
+static int by_disk_op(const void *a, const void *b)
+{
+	const struct biolatency_key *x = a, *y = b;
+
+	if (x->dev != y->dev)
+		return x->dev < y->dev ? -1 : 1;
+	return x->op < y->op ? -1 : x->op > y->op;
+}
+
+int main(int argc, char **argv)
+{
+	struct bpfkit_hist_keys keys = { .key_size = sizeof(
+						 struct biolatency_key) };
+	struct bpfkit_hist_reader *hists = NULL;
+	struct biolatency_bpf *skel = NULL;
+	int err;
+
+	/* Parse options; check privileges, tracefs and kernel BTF. */
+	bpfkit_setup(&tool, argc, argv);
+
+	/* Open the BPF object. */
+	skel = biolatency_bpf__open_opts(bpfkit_open_opts());
+	if (!skel) {
+		err = -errno;
+		bpfkit_fail("open BPF object", err);
+		goto cleanup;
+	}
+
+	/* Our options and the buckets into .rodata; the block programs. */
+	skel->rodata->queued = env.queued;
+	skel->rodata->per_disk = env.per_disk;
+	skel->rodata->per_op = env.per_op;
+	skel->rodata->bpfkit_rq_dev_filter = env.dev;
+	bpfkit_hist_cfg_init(&skel->rodata->bpfkit_hist_cfg);
+	bpfkit_blockio_autoload(
+		&(struct bpfkit_blockio_progs)BPFKIT_BLOCKIO_PROGS(skel),
+		env.queued, bpfkit_opts.btf_path);
+
+	/* Load and verify. */
+	err = bpfkit_load(skel->skeleton, &skel->rodata->bpfkit_filter, NULL);
+	if (err)
+		goto cleanup;
+
+	if (env.per_disk || env.per_op) {
+		keys.print_key = print_key;
+		keys.json_key = json_key;
+		keys.compare = by_disk_op;
+	}
+	hists = bpfkit_hist_open(bpf_map__fd(skel->maps.biolatency_hists),
+				 &keys, &skel->bss->bpfkit_hist_missed);
+	if (!hists) {
+		err = -errno;
+		bpfkit_fail("allocate the histograms", err);
+		goto cleanup;
+	}
+
+	/* Attach to the block tracepoints. */
+	err = bpfkit_attach(skel->skeleton, NULL, NULL, NULL);
+	if (err)
+		goto cleanup;
+
+	/* Report every interval until COUNT, -d or a signal. */
+	err = bpfkit_hist_run(hists);
+
+cleanup:
+	bpfkit_hist_free(hists);
+	biolatency_bpf__destroy(skel);
+	return bpfkit_exit_code(err);
+}

@@ -1,0 +1,172 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * biosnoop: print every block I/O as it completes: who started it, the
+ * disk, operation, sector, size, and its queue and service latency.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include "blockio.h"
+#include "channel.h"
+#include "cli.h"
+#include "diag.h"
+#include "output.h"
+#include "run.h"
+#include "setup.h"
+#include "biosnoop.h"
+#include "biosnoop.skel.h"
+
+enum {
+	OPT_DISK = 0x2000,
+};
+
+/* Column widths, for the header and every row. */
+enum {
+	TIME_W = 11,
+	COMM_W = 16,
+	PID_W = 7,
+	DISK_W = 9,
+	OP_W = 14,
+	SECTOR_W = 12,
+	BYTES_W = 8,
+	LAT_W = 8,
+};
+
+static struct {
+	bool queued; /* -Q */
+	__u32 dev; /* --disk; 0: every disk */
+	__u64 start_ns; /* CLOCK_MONOTONIC when tracing began */
+} env;
+
+static const struct argp_option own_options[] = {
+	{ "queued", 'Q', NULL, 0,
+	  "Also show the time queued in the kernel before issue", 0 },
+	{ "disk", OPT_DISK, "DISK", 0, "Trace this disk only (sda, loop0)", 0 },
+	{},
+};
+
+static error_t parse_own(int key, char *arg, struct argp_state *state)
+{
+	switch (key) {
+	case 'Q':
+		env.queued = true;
+		return 0;
+	case OPT_DISK:
+		return bpfkit_disk_dev("--disk", arg, &env.dev) ? EINVAL : 0;
+	}
+	return ARGP_ERR_UNKNOWN;
+}
+
+static const struct bpfkit_tool tool = {
+	.name = "biosnoop",
+	.doc = "Print every block I/O as it completes, with its latency.\n"
+	       "\v"
+	       "The PID and COMM are the task that queued the I/O, which may be\n"
+	       "a kernel thread (kworker, writeback).\n"
+	       "\n"
+	       "Examples:\n"
+	       "  biosnoop                # every block I/O until Ctrl-C\n"
+	       "  biosnoop -Q             # with the time queued before issue\n"
+	       "  biosnoop --disk sda -j  # sda only, JSON Lines\n",
+	.options = BPFKIT_OPT_JSON | BPFKIT_OPT_TIME | BPFKIT_OPT_CHANNEL,
+	.own_options = own_options,
+	.own_parser = parse_own,
+};
+
+static void print_json(const struct biosnoop_event *e, const char *disk,
+		       const char *op)
+{
+	struct bpfkit_json j;
+
+	bpfkit_json_begin(&j, stdout, &e->rec);
+	bpfkit_json_double(&j, "time_s",
+			   (e->rec.ktime_ns - env.start_ns) / 1e9);
+	bpfkit_json_str(&j, "comm", e->comm, sizeof(e->comm));
+	bpfkit_json_uint(&j, "pid", e->pid);
+	bpfkit_json_str(&j, "disk", disk, strlen(disk));
+	bpfkit_json_str(&j, "op", op, strlen(op));
+	bpfkit_json_uint(&j, "sector", e->sector);
+	bpfkit_json_uint(&j, "bytes", e->bytes);
+	if (env.queued)
+		bpfkit_json_uint(&j, "queue_ns", e->queue_ns);
+	bpfkit_json_uint(&j, "service_ns", e->service_ns);
+	bpfkit_json_end(&j);
+}
+
+static enum bpfkit_verdict print_event(void *ctx, const void *data, size_t size)
+{
+	const struct biosnoop_event *e = data;
+	char disk[64], op[64];
+
+	if (size < sizeof(*e))
+		return BPFKIT_UNREADABLE;
+	bpfkit_disk_name(e->dev, disk, sizeof(disk));
+	bpfkit_rq_op_name(e->op, op, sizeof(op));
+	if (bpfkit_output_json()) {
+		print_json(e, disk, op);
+		return BPFKIT_SHOWN;
+	}
+	bpfkit_print_time(&e->rec);
+	printf("%-*.6f ", TIME_W, (e->rec.ktime_ns - env.start_ns) / 1e9);
+	bpfkit_print_str(e->comm, sizeof(e->comm), COMM_W);
+	printf("%-*u %-*s %-*s %-*llu %-*u ", PID_W, e->pid, DISK_W, disk, OP_W,
+	       op, SECTOR_W, (unsigned long long)e->sector, BYTES_W, e->bytes);
+	if (env.queued)
+		printf("%*.3f ", LAT_W, e->queue_ns / 1e6);
+	printf("%*.3f\n", LAT_W, e->service_ns / 1e6);
+	return BPFKIT_SHOWN;
+}
+
+int main(int argc, char **argv)
+{
+	struct bpfkit_channel *ch = NULL;
+	struct biosnoop_bpf *skel = NULL;
+	struct timespec ts;
+	int err;
+
+	/* Parse options; check privileges, tracefs and kernel BTF. */
+	bpfkit_setup(&tool, argc, argv);
+
+	/* Open the BPF object. */
+	skel = biosnoop_bpf__open_opts(bpfkit_open_opts());
+	if (!skel) {
+		err = -errno;
+		bpfkit_fail("open BPF object", err);
+		goto cleanup;
+	}
+
+	/*
+	 * Our options into .rodata; the block programs this kernel has,
+	 * queueing too: a request's task is best known there.
+	 */
+	skel->rodata->bpfkit_rq_dev_filter = env.dev;
+	bpfkit_blockio_autoload(
+		&(struct bpfkit_blockio_progs)BPFKIT_BLOCKIO_PROGS(skel), true,
+		bpfkit_opts.btf_path);
+
+	/* Write filters and channel settings to .rodata; load and verify. */
+	err = bpfkit_load(skel->skeleton, &skel->rodata->bpfkit_filter,
+			  &skel->rodata->bpfkit_channel_cfg);
+	if (err)
+		goto cleanup;
+
+	/* Open the event channel, then attach to the block tracepoints. */
+	err = bpfkit_attach(skel->skeleton, print_event, NULL, &ch);
+	if (err)
+		goto cleanup;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	env.start_ns = ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+
+	bpfkit_print_header("%-*s %-*s %-*s %-*s %-*s %-*s %-*s %s%*s\n",
+			    TIME_W, "TIME(s)", COMM_W, "COMM", PID_W, "PID",
+			    DISK_W, "DISK", OP_W, "OP", SECTOR_W, "SECTOR",
+			    BYTES_W, "BYTES", env.queued ? "QUE(ms)  " : "",
+			    LAT_W, "LAT(ms)");
+	err = bpfkit_run(ch, NULL);
+
+cleanup:
+	bpfkit_channel_free(ch);
+	biosnoop_bpf__destroy(skel);
+	return bpfkit_exit_code(err);
+}

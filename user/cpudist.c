@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * cpudist: how long tasks run on a CPU each time (or stay off it), as a
+ * histogram, for the whole machine, per process or per thread.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include "cli.h"
+#include "diag.h"
+#include "histogram.h"
+#include "kernel.h"
+#include "output.h"
+#include "setup.h"
+#include "cpudist.h"
+#include "cpudist.skel.h"
+
+static struct {
+	enum cpudist_key key_by; /* -P, -L */
+	bool off_cpu; /* -O */
+} env;
+
+static const struct argp_option own_options[] = {
+	{ "pids", 'P', NULL, 0, "A histogram per process", 0 },
+	{ "tids", 'L', NULL, 0, "A histogram per thread", 0 },
+	{ "offcpu", 'O', NULL, 0, "Time off the CPU instead of on it", 0 },
+	{},
+};
+
+static error_t parse_own(int key, char *arg, struct argp_state *state)
+{
+	switch (key) {
+	case 'O':
+		env.off_cpu = true;
+		return 0;
+	case 'P':
+	case 'L':
+		if (env.key_by != CPUDIST_ALL)
+			return bpfkit_usage_error(
+				"-P and -L are exclusive; give one of them");
+		env.key_by = key == 'P' ? CPUDIST_PROCESS : CPUDIST_THREAD;
+		return 0;
+	}
+	return ARGP_ERR_UNKNOWN;
+}
+
+static const struct bpfkit_tool tool = {
+	.name = "cpudist",
+	.doc = "Summarize the time tasks run on a CPU each time (or, with -O, stay off it).\n"
+	       "\v"
+	       "Filters apply to the task being timed.\n"
+	       "\n"
+	       "Examples:\n"
+	       "  cpudist              # one histogram until Ctrl-C\n"
+	       "  cpudist 1 10         # every second, 10 times\n"
+	       "  cpudist -m -p 185    # process 185, in milliseconds\n"
+	       "  cpudist -O -P        # off-CPU time per process\n"
+	       "  cpudist -L -j -i 1   # per thread, JSON Lines every second\n",
+	.args_doc = "[INTERVAL [COUNT]]",
+	.options = BPFKIT_OPT_FILTERS | BPFKIT_OPT_JSON | BPFKIT_OPT_HIST,
+	.own_options = own_options,
+	.own_parser = parse_own,
+};
+
+int main(int argc, char **argv)
+{
+	struct bpfkit_hist_keys keys = { .key_size = sizeof(__u32) };
+	struct bpfkit_hist_reader *hists = NULL;
+	struct cpudist_bpf *skel = NULL;
+	int err;
+
+	/* Parse options; check privileges, tracefs and kernel BTF. */
+	bpfkit_setup(&tool, argc, argv);
+
+	/* Open the BPF object. */
+	skel = cpudist_bpf__open_opts(bpfkit_open_opts());
+	if (!skel) {
+		err = -errno;
+		bpfkit_fail("open BPF object", err);
+		goto cleanup;
+	}
+
+	/* Our options and the buckets into .rodata; tp_btf if it loads. */
+	skel->rodata->key_by = env.key_by;
+	skel->rodata->off_cpu = env.off_cpu;
+	bpfkit_hist_cfg_init(&skel->rodata->bpfkit_hist_cfg);
+	bpfkit_tp_btf_autoload(&skel->progs.switch_btf, &skel->progs.switch_raw,
+			       1, bpfkit_opts.btf_path, "sched_switch");
+
+	/* Write the common filters to .rodata; load and verify. */
+	err = bpfkit_load(skel->skeleton, &skel->rodata->bpfkit_filter, NULL);
+	if (err)
+		goto cleanup;
+
+	if (env.key_by != CPUDIST_ALL)
+		bpfkit_hist_task_keys(
+			&keys, env.key_by == CPUDIST_PROCESS ? "pid" : "tid");
+	hists = bpfkit_hist_open(bpf_map__fd(skel->maps.cpudist_hists), &keys,
+				 &skel->bss->bpfkit_hist_missed);
+	if (!hists) {
+		err = -errno;
+		bpfkit_fail("allocate the histograms", err);
+		goto cleanup;
+	}
+
+	/* Attach to sched_switch. */
+	err = bpfkit_attach(skel->skeleton, NULL, NULL, NULL);
+	if (err)
+		goto cleanup;
+
+	/* Report every interval until COUNT, -d or a signal. */
+	err = bpfkit_hist_run(hists);
+
+cleanup:
+	bpfkit_hist_free(hists);
+	cpudist_bpf__destroy(skel);
+	return bpfkit_exit_code(err);
+}

@@ -1,0 +1,176 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * hardirqs: the time spent in each hard IRQ handler, as totals or
+ * histograms, for all CPUs or per CPU.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include "cli.h"
+#include "diag.h"
+#include "histogram.h"
+#include "kernel.h"
+#include "output.h"
+#include "setup.h"
+#include "hardirqs.h"
+#include "hardirqs.skel.h"
+
+enum { NAME_W = 24, IRQ_W = 5, CPU_W = 4 };
+
+static struct {
+	bool dist; /* -D */
+	bool per_cpu; /* -C */
+} env;
+
+static const struct argp_option own_options[] = {
+	{ "dist", 'D', NULL, 0, "Show histograms instead of totals", 0 },
+	{ "cpus", 'C', NULL, 0, "Per CPU", 0 },
+	{},
+};
+
+static error_t parse_own(int key, char *arg, struct argp_state *state)
+{
+	switch (key) {
+	case 'D':
+		env.dist = true;
+		return 0;
+	case 'C':
+		env.per_cpu = true;
+		return 0;
+	}
+	return ARGP_ERR_UNKNOWN;
+}
+
+static const struct bpfkit_tool tool = {
+	.name = "hardirqs",
+	.doc = "Summarize the time spent in hard IRQ handlers, as totals or histograms.\n"
+	       "\v"
+	       "Handlers are named as in /proc/interrupts; -j always gives each\n"
+	       "handler's histogram, with the totals.\n"
+	       "\n"
+	       "Examples:\n"
+	       "  hardirqs             # totals until Ctrl-C\n"
+	       "  hardirqs 1 10        # every second, 10 times\n"
+	       "  hardirqs -D          # histograms\n"
+	       "  hardirqs -C -j -i 1  # per CPU, JSON Lines every second\n",
+	.args_doc = "[INTERVAL [COUNT]]",
+	.options = BPFKIT_OPT_JSON | BPFKIT_OPT_HIST,
+	.own_options = own_options,
+	.own_parser = parse_own,
+};
+
+static void print_header(FILE *f, const void *key, const struct bpfkit_hist *h)
+{
+	const struct hardirqs_key *k = key;
+
+	fprintf(f, "hardirq = ");
+	bpfkit_col_escape(f, k->name, sizeof(k->name), false);
+	fprintf(f, " irq = %d", k->irq);
+	if (env.per_cpu)
+		fprintf(f, " cpu = %u", k->cpu);
+}
+
+static void print_cells(FILE *f, const void *key, const struct bpfkit_hist *h)
+{
+	const struct hardirqs_key *k = key;
+	size_t n;
+
+	n = bpfkit_col_escape(f, k->name, sizeof(k->name), false);
+	fprintf(f, "%*s %-*d ", n < NAME_W ? (int)(NAME_W - n) : 0, "", IRQ_W,
+		k->irq);
+	if (env.per_cpu)
+		fprintf(f, "%-*u ", CPU_W, k->cpu);
+}
+
+static void json_key(struct bpfkit_json *j, const void *key,
+		     const struct bpfkit_hist *h)
+{
+	const struct hardirqs_key *k = key;
+
+	bpfkit_json_str(j, "hardirq", k->name, sizeof(k->name));
+	bpfkit_json_int(j, "irq", k->irq);
+	if (env.per_cpu)
+		bpfkit_json_uint(j, "cpu", k->cpu);
+}
+
+static int by_irq_cpu(const void *a, const void *b)
+{
+	const struct hardirqs_key *x = a, *y = b;
+	int c;
+
+	if (x->irq != y->irq)
+		return x->irq < y->irq ? -1 : 1;
+	c = strncmp(x->name, y->name, sizeof(x->name));
+	if (c)
+		return c;
+	return x->cpu < y->cpu ? -1 : x->cpu > y->cpu;
+}
+
+int main(int argc, char **argv)
+{
+	struct bpfkit_hist_keys keys = {
+		.key_size = sizeof(struct hardirqs_key),
+		.json_key = json_key,
+		.compare = by_irq_cpu,
+	};
+	struct bpfkit_hist_reader *hists = NULL;
+	struct hardirqs_bpf *skel = NULL;
+	char header[64];
+	int err;
+
+	/* Parse options; check privileges, tracefs and kernel BTF. */
+	bpfkit_setup(&tool, argc, argv);
+
+	/* Open the BPF object. */
+	skel = hardirqs_bpf__open_opts(bpfkit_open_opts());
+	if (!skel) {
+		err = -errno;
+		bpfkit_fail("open BPF object", err);
+		goto cleanup;
+	}
+
+	/* Our options and the buckets into .rodata; tp_btf if it loads. */
+	skel->rodata->per_cpu = env.per_cpu;
+	bpfkit_hist_cfg_init(&skel->rodata->bpfkit_hist_cfg);
+	bpfkit_tp_btf_autoload(
+		(struct bpf_program *const[]){ skel->progs.entry_btf,
+					       skel->progs.exit_btf },
+		(struct bpf_program *const[]){ skel->progs.entry_raw,
+					       skel->progs.exit_raw },
+		2, bpfkit_opts.btf_path, "irq_handler_entry");
+
+	/* Load and verify. */
+	err = bpfkit_load(skel->skeleton, &skel->rodata->bpfkit_filter, NULL);
+	if (err)
+		goto cleanup;
+
+	/* Histograms with a header each, or a table of totals. */
+	if (env.dist) {
+		keys.print_key = print_header;
+	} else {
+		snprintf(header, sizeof(header), "%-*s %-*s %s", NAME_W,
+			 "HARDIRQ", IRQ_W, "IRQ", env.per_cpu ? "CPU  " : "");
+		keys.print_key = print_cells;
+		keys.totals_header = header;
+	}
+	hists = bpfkit_hist_open(bpf_map__fd(skel->maps.hardirqs_hists), &keys,
+				 &skel->bss->bpfkit_hist_missed);
+	if (!hists) {
+		err = -errno;
+		bpfkit_fail("allocate the histograms", err);
+		goto cleanup;
+	}
+
+	/* Attach to irq:irq_handler_entry and irq:irq_handler_exit. */
+	err = bpfkit_attach(skel->skeleton, NULL, NULL, NULL);
+	if (err)
+		goto cleanup;
+
+	/* Report every interval until COUNT, -d or a signal. */
+	err = bpfkit_hist_run(hists);
+
+cleanup:
+	bpfkit_hist_free(hists);
+	hardirqs_bpf__destroy(skel);
+	return bpfkit_exit_code(err);
+}

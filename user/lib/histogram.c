@@ -1,0 +1,435 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/* The shared histogram's user side: options, buckets, text, JSON, reports. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <bpf/bpf.h>
+#include "diag.h"
+#include "histogram.h"
+#include "run.h"
+
+#define STARS 40 /* width of the distribution bar */
+
+static struct bpfkit_hist_opts opts;
+
+void bpfkit_hist_init(const struct bpfkit_hist_opts *o)
+{
+	opts = *o;
+}
+
+static struct bpfkit_hist_cfg current_cfg(void)
+{
+	struct bpfkit_hist_cfg cfg = {
+		.unit_ns = opts.millis ? 1000000 : 1000,
+		.linear_step = opts.linear_step,
+	};
+
+	return cfg;
+}
+
+void bpfkit_hist_cfg_init(volatile struct bpfkit_hist_cfg *cfg)
+{
+	struct bpfkit_hist_cfg c = current_cfg();
+
+	cfg->unit_ns = c.unit_ns;
+	cfg->linear_step = c.linear_step;
+}
+
+const char *bpfkit_hist_unit(void)
+{
+	return opts.millis ? "msecs" : "usecs";
+}
+
+__u64 bpfkit_hist_min(const struct bpfkit_hist_cfg *cfg, unsigned int slot)
+{
+	if (cfg->linear_step)
+		return slot * cfg->linear_step;
+	return slot ? 1ULL << slot : 0;
+}
+
+__u64 bpfkit_hist_max(const struct bpfkit_hist_cfg *cfg, unsigned int slot)
+{
+	if (cfg->linear_step)
+		return (slot + 1) * cfg->linear_step - 1;
+	return (2ULL << slot) - 1;
+}
+
+double bpfkit_hist_percentile(const struct bpfkit_hist_cfg *cfg,
+			      const struct bpfkit_hist *h, double p)
+{
+	double target = p * h->count, seen = 0, lo, width;
+	unsigned int i;
+
+	if (!h->count)
+		return 0;
+	for (i = 0; i < BPFKIT_HIST_SLOTS; i++) {
+		if (!h->slots[i] || seen + h->slots[i] < target) {
+			seen += h->slots[i];
+			continue;
+		}
+		lo = bpfkit_hist_min(cfg, i);
+		width = bpfkit_hist_max(cfg, i) + 1 - lo;
+		return lo + width * (target - seen) / h->slots[i];
+	}
+	return bpfkit_hist_max(cfg, BPFKIT_HIST_SLOTS - 1);
+}
+
+/* The last non-empty bucket, or -1. */
+static int last_slot(const struct bpfkit_hist *h)
+{
+	int i;
+
+	for (i = BPFKIT_HIST_SLOTS - 1; i >= 0; i--)
+		if (h->slots[i])
+			return i;
+	return -1;
+}
+
+static double avg(const struct bpfkit_hist_cfg *cfg,
+		  const struct bpfkit_hist *h)
+{
+	return h->count ? (double)h->sum_ns / h->count / cfg->unit_ns : 0;
+}
+
+static void print_bar(FILE *f, __u64 val, __u64 max)
+{
+	int stars = max ? val * STARS / max : 0, i;
+
+	for (i = 0; i < STARS; i++)
+		fputc(i < stars ? '*' : ' ', f);
+}
+
+void bpfkit_hist_print_text(FILE *f, const struct bpfkit_hist_cfg *cfg,
+			    const char *unit, const struct bpfkit_hist *h)
+{
+	int last = last_slot(h), i;
+	__u64 max = 0;
+
+	if (last < 0) {
+		fprintf(f, "no events\n");
+		return;
+	}
+	for (i = 0; i <= last; i++)
+		if (h->slots[i] > max)
+			max = h->slots[i];
+	fprintf(f, "%*s%-*s : count    distribution\n", 5, "", 19, unit);
+	for (i = 0; i <= last; i++) {
+		fprintf(f, "%*llu -> %-*llu : %-8llu |", 10,
+			(unsigned long long)bpfkit_hist_min(cfg, i), 10,
+			(unsigned long long)bpfkit_hist_max(cfg, i),
+			(unsigned long long)h->slots[i]);
+		print_bar(f, h->slots[i], max);
+		fprintf(f, "|\n");
+	}
+	fprintf(f, "count %llu avg %.3f p99 %.3f\n",
+		(unsigned long long)h->count, avg(cfg, h),
+		bpfkit_hist_percentile(cfg, h, 0.99));
+}
+
+/* Totals columns: their header, then one row per key. */
+#define TOTALS_FMT "%14s %10s %12s\n"
+
+void bpfkit_hist_print_totals(FILE *f, const struct bpfkit_hist_cfg *cfg,
+			      const struct bpfkit_hist *h)
+{
+	fprintf(f, "%14.3f %10llu %12.3f\n", (double)h->sum_ns / cfg->unit_ns,
+		(unsigned long long)h->count, avg(cfg, h));
+}
+
+void bpfkit_hist_json(struct bpfkit_json *j, const struct bpfkit_hist_cfg *cfg,
+		      const char *unit, const struct bpfkit_hist *h)
+{
+	int last = last_slot(h), i;
+
+	bpfkit_json_str(j, "unit", unit, strlen(unit));
+	bpfkit_json_array_begin(j, "buckets");
+	for (i = 0; i <= last; i++)
+		fprintf(j->f, "%s{\"min\":%llu,\"max\":%llu,\"count\":%llu}",
+			i ? "," : "",
+			(unsigned long long)bpfkit_hist_min(cfg, i),
+			(unsigned long long)bpfkit_hist_max(cfg, i),
+			(unsigned long long)h->slots[i]);
+	bpfkit_json_array_end(j);
+	bpfkit_json_uint(j, "count", h->count);
+	bpfkit_json_double(j, "sum", (double)h->sum_ns / cfg->unit_ns);
+	bpfkit_json_double(j, "avg", avg(cfg, h));
+	bpfkit_json_double(j, "p50", bpfkit_hist_percentile(cfg, h, 0.5));
+	bpfkit_json_double(j, "p90", bpfkit_hist_percentile(cfg, h, 0.9));
+	bpfkit_json_double(j, "p99", bpfkit_hist_percentile(cfg, h, 0.99));
+}
+
+static const char *task_field = "pid";
+
+static void print_task(FILE *f, const void *key, const struct bpfkit_hist *h)
+{
+	fprintf(f, "%s = %u ", task_field, *(const __u32 *)key);
+	bpfkit_col_escape(f, h->name, sizeof(h->name), false);
+}
+
+static void json_task(struct bpfkit_json *j, const void *key,
+		      const struct bpfkit_hist *h)
+{
+	bpfkit_json_uint(j, task_field, *(const __u32 *)key);
+	bpfkit_json_str(j, "comm", h->name, sizeof(h->name));
+}
+
+static int by_task(const void *a, const void *b)
+{
+	__u32 x = *(const __u32 *)a, y = *(const __u32 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+void bpfkit_hist_task_keys(struct bpfkit_hist_keys *keys, const char *field)
+{
+	task_field = field;
+	keys->key_size = sizeof(__u32);
+	keys->print_key = print_task;
+	keys->json_key = json_task;
+	keys->compare = by_task;
+}
+
+/* One key's histogram, taken from the map. */
+struct entry {
+	struct bpfkit_hist h;
+	unsigned char key[]; /* key_size bytes */
+};
+
+struct bpfkit_hist_reader {
+	int map_fd;
+	struct bpfkit_hist_keys keys;
+	struct bpfkit_hist_cfg cfg;
+	const volatile __u64 *missed;
+	__u64 missed_reported;
+	__u64 events; /* values reported, over all intervals */
+	unsigned int intervals;
+	bool done; /* COUNT intervals reported */
+	size_t entry_size;
+	unsigned char *entries; /* BPFKIT_HIST_MAX_KEYS entries */
+	unsigned char *next_key;
+};
+
+struct bpfkit_hist_reader *bpfkit_hist_open(int map_fd,
+					    const struct bpfkit_hist_keys *keys,
+					    const volatile __u64 *missed)
+{
+	struct bpfkit_hist_reader *r = calloc(1, sizeof(*r));
+
+	if (!r)
+		return NULL;
+	r->map_fd = map_fd;
+	r->keys = *keys;
+	r->cfg = current_cfg();
+	r->missed = missed;
+	/* Keep every entry's histogram 8-byte aligned. */
+	r->entry_size = (sizeof(struct entry) + keys->key_size + 7) & ~7UL;
+	r->entries = calloc(BPFKIT_HIST_MAX_KEYS, r->entry_size);
+	r->next_key = calloc(1, keys->key_size);
+	if (!r->entries || !r->next_key) {
+		bpfkit_hist_free(r);
+		errno = ENOMEM;
+		return NULL;
+	}
+	return r;
+}
+
+void bpfkit_hist_free(struct bpfkit_hist_reader *r)
+{
+	if (!r)
+		return;
+	free(r->entries);
+	free(r->next_key);
+	free(r);
+}
+
+static struct entry *entry_at(struct bpfkit_hist_reader *r, int i)
+{
+	return (struct entry *)(r->entries + i * r->entry_size);
+}
+
+/* Take each key's histogram out of the map (a copy with --cumulative). */
+static int take_all(struct bpfkit_hist_reader *r)
+{
+	size_t ksize = r->keys.key_size;
+	void *prev = NULL;
+	struct entry *e;
+	int n = 0, i, kept = 0;
+
+	while (n < BPFKIT_HIST_MAX_KEYS &&
+	       !bpf_map_get_next_key(r->map_fd, prev, r->next_key)) {
+		e = entry_at(r, n++);
+		memcpy(e->key, r->next_key, ksize);
+		prev = e->key;
+	}
+	for (i = 0; i < n; i++) {
+		e = entry_at(r, i);
+		if (opts.cumulative) {
+			if (bpf_map_lookup_elem(r->map_fd, e->key, &e->h))
+				continue;
+		} else if (bpf_map_lookup_and_delete_elem(r->map_fd, e->key,
+							  &e->h)) {
+			/* Hash maps before Linux 5.14 cannot do both at once. */
+			if (bpf_map_lookup_elem(r->map_fd, e->key, &e->h))
+				continue;
+			bpf_map_delete_elem(r->map_fd, e->key);
+		}
+		if (!e->h.count)
+			continue;
+		if (kept != i)
+			memcpy(entry_at(r, kept), e, r->entry_size);
+		kept++;
+	}
+	return kept;
+}
+
+static int (*sort_keys)(const void *a, const void *b);
+
+static int by_entry(const void *a, const void *b)
+{
+	const struct entry *x = a, *y = b;
+
+	if (sort_keys)
+		return sort_keys(x->key, y->key);
+	if (x->h.count != y->h.count)
+		return x->h.count < y->h.count ? 1 : -1;
+	return 0;
+}
+
+static void print_json(struct bpfkit_hist_reader *r, const struct entry *e)
+{
+	static const struct bpfkit_hist empty;
+	struct bpfkit_json j;
+
+	bpfkit_json_begin(&j, stdout, NULL);
+	bpfkit_json_uint(&j, "interval", r->intervals);
+	if (e && r->keys.json_key)
+		r->keys.json_key(&j, e->key, &e->h);
+	bpfkit_hist_json(&j, &r->cfg, bpfkit_hist_unit(), e ? &e->h : &empty);
+	bpfkit_json_end(&j);
+}
+
+static void print_text(struct bpfkit_hist_reader *r, const struct entry *e,
+		       bool first)
+{
+	char total[32];
+
+	if (r->keys.totals_header) {
+		if (first) {
+			snprintf(total, sizeof(total), "TOTAL_%s",
+				 bpfkit_hist_unit());
+			printf("%s", r->keys.totals_header);
+			printf(TOTALS_FMT, total, "COUNT", "AVG");
+		}
+		r->keys.print_key(stdout, e->key, &e->h);
+		bpfkit_hist_print_totals(stdout, &r->cfg, &e->h);
+		return;
+	}
+	if (!first)
+		printf("\n");
+	if (r->keys.print_key) {
+		r->keys.print_key(stdout, e->key, &e->h);
+		printf("\n");
+	}
+	bpfkit_hist_print_text(stdout, &r->cfg, bpfkit_hist_unit(), &e->h);
+}
+
+/*
+ * Values that found the map full, or whose start found no room, since the
+ * last report, like lost events.
+ */
+static void report_missed(struct bpfkit_hist_reader *r)
+{
+	__u64 total = *r->missed, missed = total - r->missed_reported;
+	struct bpfkit_json j;
+
+	if (!missed)
+		return;
+	r->missed_reported = total;
+	if (bpfkit_output_json()) {
+		bpfkit_json_begin_type(&j, stdout, "lost");
+		bpfkit_json_uint(&j, "lost", missed);
+		bpfkit_json_uint(&j, "total", total);
+		bpfkit_json_end(&j);
+	}
+	bpfkit_error(
+		"lost %llu events (%llu in total): the histogram map (%d keys) or a start-time map is full; use narrower filters or fewer keys",
+		(unsigned long long)missed, (unsigned long long)total,
+		BPFKIT_HIST_MAX_KEYS);
+}
+
+static void print_time(void)
+{
+	char buf[16];
+	time_t t = time(NULL);
+
+	strftime(buf, sizeof(buf), "%H:%M:%S", localtime(&t));
+	printf("%s\n", buf);
+}
+
+int bpfkit_hist_report(struct bpfkit_hist_reader *r)
+{
+	__u64 events = 0;
+	int n, i;
+
+	n = take_all(r);
+	sort_keys = r->keys.compare;
+	qsort(r->entries, n, r->entry_size, by_entry);
+	r->intervals++;
+	if (!bpfkit_output_json()) {
+		if (r->intervals > 1)
+			printf("\n");
+		if (opts.timestamp)
+			print_time();
+		if (!n)
+			printf("no events\n");
+	} else if (!n) {
+		print_json(r, NULL);
+	}
+	for (i = 0; i < n; i++) {
+		const struct entry *e = entry_at(r, i);
+
+		if (bpfkit_output_json())
+			print_json(r, e);
+		else
+			print_text(r, e, !i);
+		events += e->h.count;
+	}
+	/* Cumulative counts include the earlier intervals' values. */
+	r->events = opts.cumulative ? events : r->events + events;
+	report_missed(r);
+	fflush(stdout);
+	return 0;
+}
+
+static int tick(void *ctx)
+{
+	struct bpfkit_hist_reader *r = ctx;
+
+	bpfkit_hist_report(r);
+	r->done = opts.count && r->intervals >= opts.count;
+	return r->done;
+}
+
+int bpfkit_hist_run(struct bpfkit_hist_reader *r)
+{
+	struct bpfkit_tick t = {
+		.interval_ms = opts.interval * 1000,
+		.fn = tick,
+		.ctx = r,
+	};
+	int err;
+
+	err = bpfkit_run(NULL, opts.interval ? &t : NULL);
+	/* As event tools do, stop quietly once the reader has gone. */
+	if (bpfkit_stdout_closed())
+		return 0;
+	if (!err && !r->done)
+		bpfkit_hist_report(r);
+	/* Losses were reported as they happened; sum them up too. */
+	if (*r->missed)
+		bpfkit_error("%llu events, %llu lost",
+			     (unsigned long long)r->events,
+			     (unsigned long long)*r->missed);
+	return err;
+}

@@ -1,0 +1,114 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * The user side of the shared histogram: the histogram options (-i, COUNT,
+ * -T, -m, --cumulative, --linear, -j), the bucket settings for the BPF
+ * side, and a reader that prints a tool's map every interval, one
+ * histogram per key, as text like libbpf-tools' or as JSON Lines.
+ *
+ *	bpfkit_hist_cfg_init(&skel->rodata->bpfkit_hist_cfg);	before load
+ *	h = bpfkit_hist_open(map_fd, &keys, &skel->bss->bpfkit_hist_missed);
+ *	err = bpfkit_hist_run(h);	intervals until COUNT, -d or a signal
+ */
+#ifndef BPFKIT_HIST_H
+#define BPFKIT_HIST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+#include "bpfkit/histogram.h"
+#include "output.h"
+
+/* What the histogram options say. */
+struct bpfkit_hist_opts {
+	unsigned long interval; /* -i or INTERVAL, seconds; 0: once at exit */
+	unsigned long count; /* COUNT intervals, then stop; 0: no limit */
+	bool timestamp; /* -T: the time before each interval */
+	bool millis; /* -m: milliseconds instead of microseconds */
+	bool cumulative; /* --cumulative: never reset between intervals */
+	unsigned long linear_step; /* --linear STEP, in units; 0: log2 */
+};
+
+/* Report as OPTS says from now on; until called, every default. */
+void bpfkit_hist_init(const struct bpfkit_hist_opts *opts);
+
+/* Before load: the bucket settings the options give the BPF side. */
+void bpfkit_hist_cfg_init(volatile struct bpfkit_hist_cfg *cfg);
+
+/* "usecs" or "msecs", as the options say. */
+const char *bpfkit_hist_unit(void);
+
+/* Smallest and largest value (in units) bucket SLOT holds. */
+__u64 bpfkit_hist_min(const struct bpfkit_hist_cfg *cfg, unsigned int slot);
+__u64 bpfkit_hist_max(const struct bpfkit_hist_cfg *cfg, unsigned int slot);
+
+/*
+ * The value (in units) below which fraction P (0 to 1) of H's values lie,
+ * estimated from the buckets: linear within the bucket it falls in.
+ */
+double bpfkit_hist_percentile(const struct bpfkit_hist_cfg *cfg,
+			      const struct bpfkit_hist *h, double p);
+
+/*
+ * H as text: a "usecs : count distribution" table with a 40-wide bar of
+ * stars up to the last non-empty bucket, then "count N avg A p99 P"; an
+ * empty H prints "no events".
+ */
+void bpfkit_hist_print_text(FILE *f, const struct bpfkit_hist_cfg *cfg,
+			    const char *unit, const struct bpfkit_hist *h);
+
+/* H's fields in JSON object J: unit, buckets, count, sum, avg, p50/90/99. */
+void bpfkit_hist_json(struct bpfkit_json *j, const struct bpfkit_hist_cfg *cfg,
+		      const char *unit, const struct bpfkit_hist *h);
+
+/* What a tool tells the reader about the keys of its map. */
+struct bpfkit_hist_keys {
+	size_t key_size;
+	/* A key's header line in text (no newline); NULL: the map has one key. */
+	void (*print_key)(FILE *f, const void *key,
+			  const struct bpfkit_hist *h);
+	/* A key's fields in its JSON object; NULL: the map has one key. */
+	void (*json_key)(struct bpfkit_json *j, const void *key,
+			 const struct bpfkit_hist *h);
+	/* Order of keys in a report; NULL: most values first. */
+	int (*compare)(const void *a, const void *b);
+	/*
+	 * Set for a table of totals in text instead of histograms: the key
+	 * columns' header; print_key then prints a key's columns.
+	 */
+	const char *totals_header;
+};
+
+/* H's totals row after its key's columns: TOTAL_<unit>, COUNT, AVG. */
+void bpfkit_hist_print_totals(FILE *f, const struct bpfkit_hist_cfg *cfg,
+			      const struct bpfkit_hist *h);
+
+/*
+ * Keys that are a __u32 task id, named FIELD ("pid" or "tid") in headers
+ * ("pid = 181 dd") and JSON, with the histogram's name as its comm.
+ */
+void bpfkit_hist_task_keys(struct bpfkit_hist_keys *keys, const char *field);
+
+struct bpfkit_hist_reader;
+
+/*
+ * After load: read histograms from map MAP_FD, keyed as KEYS says; MISSED
+ * is the BPF side's bpfkit_hist_missed. Returns NULL and sets errno.
+ */
+struct bpfkit_hist_reader *bpfkit_hist_open(int map_fd,
+					    const struct bpfkit_hist_keys *keys,
+					    const volatile __u64 *missed);
+
+/* Print one interval: every key's histogram, then reset unless cumulative. */
+int bpfkit_hist_report(struct bpfkit_hist_reader *r);
+
+/*
+ * The main loop of a histogram tool: a report every interval until COUNT
+ * intervals, -d or a signal (the last, partial one reported too), or once
+ * at the end without an interval; then, if some values found the map
+ * full, "N events, M lost" on stderr.
+ */
+int bpfkit_hist_run(struct bpfkit_hist_reader *r);
+
+void bpfkit_hist_free(struct bpfkit_hist_reader *r);
+
+#endif /* BPFKIT_HIST_H */

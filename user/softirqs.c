@@ -1,0 +1,184 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * softirqs: the time spent in each softirq, as totals or histograms, for
+ * all CPUs or per CPU.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include "cli.h"
+#include "diag.h"
+#include "histogram.h"
+#include "kernel.h"
+#include "output.h"
+#include "setup.h"
+#include "softirqs.h"
+#include "softirqs.skel.h"
+
+enum { NAME_W = 16, CPU_W = 4 };
+
+static struct {
+	bool dist; /* -D */
+	bool per_cpu; /* -C */
+} env;
+
+static const struct argp_option own_options[] = {
+	{ "dist", 'D', NULL, 0, "Show histograms instead of totals", 0 },
+	{ "cpus", 'C', NULL, 0, "Per CPU", 0 },
+	{},
+};
+
+static error_t parse_own(int key, char *arg, struct argp_state *state)
+{
+	switch (key) {
+	case 'D':
+		env.dist = true;
+		return 0;
+	case 'C':
+		env.per_cpu = true;
+		return 0;
+	}
+	return ARGP_ERR_UNKNOWN;
+}
+
+static const struct bpfkit_tool tool = {
+	.name = "softirqs",
+	.doc = "Summarize the time spent in softirqs, as totals or histograms.\n"
+	       "\v"
+	       "-j always gives each softirq's histogram, with the totals.\n"
+	       "\n"
+	       "Examples:\n"
+	       "  softirqs             # totals until Ctrl-C\n"
+	       "  softirqs 1 10        # every second, 10 times\n"
+	       "  softirqs -D -m       # histograms in milliseconds\n"
+	       "  softirqs -C -j -i 1  # per CPU, JSON Lines every second\n",
+	.args_doc = "[INTERVAL [COUNT]]",
+	.options = BPFKIT_OPT_JSON | BPFKIT_OPT_HIST,
+	.own_options = own_options,
+	.own_parser = parse_own,
+};
+
+/* The kernel's softirq names (include/linux/interrupt.h), by number. */
+static const char *vec_name(__u32 vec, char *buf, size_t len)
+{
+	static const char *const names[] = {
+		"hi",	    "timer",   "net_tx", "net_rx",  "block",
+		"irq_poll", "tasklet", "sched",	 "hrtimer", "rcu",
+	};
+
+	if (vec < sizeof(names) / sizeof(names[0]))
+		return names[vec];
+	snprintf(buf, len, "vec%u", vec);
+	return buf;
+}
+
+static void print_header(FILE *f, const void *key, const struct bpfkit_hist *h)
+{
+	const struct softirqs_key *k = key;
+	char buf[16];
+
+	fprintf(f, "softirq = %s", vec_name(k->vec, buf, sizeof(buf)));
+	if (env.per_cpu)
+		fprintf(f, " cpu = %u", k->cpu);
+}
+
+static void print_cells(FILE *f, const void *key, const struct bpfkit_hist *h)
+{
+	const struct softirqs_key *k = key;
+	char buf[16];
+
+	fprintf(f, "%-*s ", NAME_W, vec_name(k->vec, buf, sizeof(buf)));
+	if (env.per_cpu)
+		fprintf(f, "%-*u ", CPU_W, k->cpu);
+}
+
+static void json_key(struct bpfkit_json *j, const void *key,
+		     const struct bpfkit_hist *h)
+{
+	const struct softirqs_key *k = key;
+	const char *name;
+	char buf[16];
+
+	name = vec_name(k->vec, buf, sizeof(buf));
+	bpfkit_json_str(j, "softirq", name, strlen(name));
+	if (env.per_cpu)
+		bpfkit_json_uint(j, "cpu", k->cpu);
+}
+
+static int by_vec_cpu(const void *a, const void *b)
+{
+	const struct softirqs_key *x = a, *y = b;
+
+	if (x->vec != y->vec)
+		return x->vec < y->vec ? -1 : 1;
+	return x->cpu < y->cpu ? -1 : x->cpu > y->cpu;
+}
+
+int main(int argc, char **argv)
+{
+	struct bpfkit_hist_keys keys = {
+		.key_size = sizeof(struct softirqs_key),
+		.json_key = json_key,
+		.compare = by_vec_cpu,
+	};
+	struct bpfkit_hist_reader *hists = NULL;
+	struct softirqs_bpf *skel = NULL;
+	char header[64];
+	int err;
+
+	/* Parse options; check privileges, tracefs and kernel BTF. */
+	bpfkit_setup(&tool, argc, argv);
+
+	/* Open the BPF object. */
+	skel = softirqs_bpf__open_opts(bpfkit_open_opts());
+	if (!skel) {
+		err = -errno;
+		bpfkit_fail("open BPF object", err);
+		goto cleanup;
+	}
+
+	/* Our options and the buckets into .rodata; tp_btf if it loads. */
+	skel->rodata->per_cpu = env.per_cpu;
+	bpfkit_hist_cfg_init(&skel->rodata->bpfkit_hist_cfg);
+	bpfkit_tp_btf_autoload(
+		(struct bpf_program *const[]){ skel->progs.entry_btf,
+					       skel->progs.exit_btf },
+		(struct bpf_program *const[]){ skel->progs.entry_raw,
+					       skel->progs.exit_raw },
+		2, bpfkit_opts.btf_path, "softirq_entry");
+
+	/* Load and verify. */
+	err = bpfkit_load(skel->skeleton, &skel->rodata->bpfkit_filter, NULL);
+	if (err)
+		goto cleanup;
+
+	/* Histograms with a header each, or a table of totals. */
+	if (env.dist) {
+		keys.print_key = print_header;
+	} else {
+		snprintf(header, sizeof(header), "%-*s %s", NAME_W, "SOFTIRQ",
+			 env.per_cpu ? "CPU  " : "");
+		keys.print_key = print_cells;
+		keys.totals_header = header;
+	}
+	hists = bpfkit_hist_open(bpf_map__fd(skel->maps.softirqs_hists), &keys,
+				 &skel->bss->bpfkit_hist_missed);
+	if (!hists) {
+		err = -errno;
+		bpfkit_fail("allocate the histograms", err);
+		goto cleanup;
+	}
+
+	/* Attach to irq:softirq_entry and irq:softirq_exit. */
+	err = bpfkit_attach(skel->skeleton, NULL, NULL, NULL);
+	if (err)
+		goto cleanup;
+
+	/* Report every interval until COUNT, -d or a signal. */
+	err = bpfkit_hist_run(hists);
+
+cleanup:
+	bpfkit_hist_free(hists);
+	softirqs_bpf__destroy(skel);
+	return bpfkit_exit_code(err);
+}
