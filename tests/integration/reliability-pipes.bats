@@ -74,3 +74,43 @@ all_exist() {
 	sed 's/^/# /' "$d/report" >&3
 	[ ! -s "$d/report" ]
 }
+
+# A full disk (/dev/full) is no closed pipe: every tool says so in one line
+# and exits 1, also a tool that prints only when it ends.
+@test "reliability: pipes: every tool >/dev/full fails: one line naming the error, exit 1" {
+	local d=$BATS_TEST_TMPDIR t i pids=() want json
+	for t in $(tools); do
+		# JSON Lines have no header: the events' own lines must fail.
+		json=
+		! offers "$t" json || json=-j
+		(
+			"$BIN/$t" $json -d 2 >/dev/full 2>"$d/$t.err" &
+			echo $! >"$d/$t.pid"
+			wait $! || echo $? >"$d/$t.status"
+			[ -e "$d/$t.status" ] || echo 0 >"$d/$t.status"
+		) &
+		pids+=("$d/$t.status")
+	done
+
+	# Cause events until every tool has ended (each runs 2 s once tracing).
+	for ((i = 0; i < 60 * TIME_SCALE; i++)); do
+		all_exist "${pids[@]}" && break
+		trigger_execs "$(unique_comm)"
+		sleep 0.1
+	done
+
+	for t in $(tools); do
+		want="$t: cannot write output: No space left on device"
+		if [ ! -e "$d/$t.status" ]; then
+			echo "$t: still running"
+		elif [ "$(cat "$d/$t.status")" != 1 ]; then
+			echo "$t: exit $(cat "$d/$t.status"), not 1"
+		fi
+		grep -v "^$t: tracing; hit Ctrl-C to end\$" "$d/$t.err" |
+			grep -vFx "$want" | head -3 | sed "s/^/$t: said on stderr: /"
+		[ "$(grep -cFx "$want" "$d/$t.err")" = 1 ] ||
+			echo "$t: no one line '$want' on stderr"
+	done >"$d/report"
+	sed 's/^/# /' "$d/report" >&3
+	[ ! -s "$d/report" ]
+}

@@ -418,7 +418,8 @@ void bpfkit_channel_summarize(struct bpfkit_channel *ch)
 		bpfkit_json_uint(&j, "produced", s.produced);
 		bpfkit_json_end(&j);
 	}
-	fflush(stdout);
+	if (bpfkit_output_flush())
+		return;
 	bpfkit_error("%llu events, %llu lost", s.delivered, s.lost);
 }
 

@@ -3,10 +3,14 @@
  * The output format, header and time columns, kernel strings in columns and
  * a JSON Lines writer, all safe for arbitrary kernel bytes.
  */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
+#include "diag.h"
 #include "output.h"
 
 static struct bpfkit_output_opts opts;
@@ -27,9 +31,38 @@ bool bpfkit_output_timed(void)
 	return opts.wall_time || opts.rel_time;
 }
 
+int bpfkit_output_flush(void)
+{
+	static int failed;
+
+	if (failed)
+		return failed;
+	if (fflush(stdout))
+		failed = -errno;
+	else if (ferror(stdout))
+		failed = -EIO; /* an implicit flush failed; its errno is gone */
+	if (failed == -EINTR) {
+		/* A signal cut a blocked write short; the stop ends the tool. */
+		clearerr(stdout);
+		failed = 0;
+	} else if (failed == -EPIPE) {
+		failed = 1;
+	} else if (failed) {
+		bpfkit_error("cannot write output: %s", strerror(-failed));
+	}
+	return failed;
+}
+
+static void flush_at_exit(void)
+{
+	if (bpfkit_output_flush() < 0)
+		_exit(BPFKIT_EXIT_FAIL);
+}
+
 void bpfkit_output_start(void)
 {
 	clock_gettime(CLOCK_MONOTONIC, &start);
+	atexit(flush_at_exit);
 }
 
 static double since_start(void)

@@ -56,16 +56,18 @@ static void catch_signals(void)
 }
 
 /*
- * stdout went away (e.g. `tool | head -1`): stop quietly. A pipe whose
- * reader has gone polls as POLLERR, so this is seen even before the next
- * write fails.
+ * Flush stdout: 1 when it went away (e.g. `tool | head -1`), which stops
+ * the loop quietly; -errno when a write failed otherwise (reported), which
+ * ends the tool. A pipe whose reader has gone polls as POLLERR, so this is
+ * seen even before the next write fails.
  */
-static bool stdout_closed(void)
+static int check_stdout(void)
 {
 	struct pollfd pfd = { .fd = STDOUT_FILENO };
+	int ret = bpfkit_output_flush();
 
-	if (fflush(stdout) && errno == EPIPE)
-		return true;
+	if (ret)
+		return ret;
 	return poll(&pfd, 1, 0) == 1 && (pfd.revents & POLLERR);
 }
 
@@ -73,7 +75,7 @@ int bpfkit_run(struct bpfkit_channel *ch, const struct bpfkit_tick *tick)
 {
 	__u64 start = now_ms(), now = start, next_tick = 0, next_loss = 0;
 	__u64 end = opts.duration ? start + (__u64)(opts.duration * 1000) : 0;
-	int err = 0;
+	int err = 0, ret;
 
 	catch_signals();
 	bpfkit_output_start();
@@ -113,17 +115,18 @@ int bpfkit_run(struct bpfkit_channel *ch, const struct bpfkit_tick *tick)
 			bpfkit_channel_report_loss(ch);
 			next_loss = now + LOSS_REPORT_MS;
 		}
-		if (stdout_closed())
-			return 0;
+		ret = check_stdout();
+		if (ret)
+			return ret < 0 ? ret : 0;
 		if (end && now >= end)
 			break;
 	}
 
 	if (ch) {
 		bpfkit_channel_drain(ch);
-		if (stdout_closed())
-			return 0;
-		bpfkit_channel_summarize(ch);
+		if (!check_stdout())
+			bpfkit_channel_summarize(ch);
 	}
-	return err;
+	ret = bpfkit_output_flush();
+	return ret < 0 ? ret : err;
 }
