@@ -149,6 +149,34 @@ storm() {
 	done
 }
 
+# sigterm_at_wait ARG...: run hello-buffer ARG... with a filter no event
+# passes and --latency 60000 under gdb, which sends SIGTERM when the loop
+# is about to wait: at the entry of epoll_wait() or epoll_pwait(), past the
+# loop's stop check. The wait must end at once, not after 60 s: the whole
+# run takes 10 s (times TIME_SCALE) at most.
+sigterm_at_wait() {
+	command -v gdb >/dev/null || skip "needs gdb to time the signal"
+	run timeout $((10 * TIME_SCALE)) gdb -q -batch -nx \
+		-ex 'set breakpoint pending on' \
+		-ex 'handle SIGTERM nostop noprint pass' \
+		-ex 'break epoll_wait' -ex 'break epoll_pwait' -ex run \
+		-ex delete -ex 'signal SIGTERM' \
+		--args "$BIN/hello-buffer" -c "$(unique_comm)" --latency 60000 "$@"
+	[ "$status" = 0 ] || {
+		echo "# gdb exit $status (124: still waiting after $((10 * TIME_SCALE)) s)" >&3
+		return 1
+	}
+	[[ $output == *"hello-buffer: 0 events, 0 lost"* ]]
+}
+
+@test "channel: perf buffer: SIGTERM just before the wait ends a 60 s --latency" {
+	sigterm_at_wait
+}
+
+@test "channel: ring buffer: SIGTERM just before the wait ends a 60 s --latency" {
+	sigterm_at_wait --ringbuf
+}
+
 @test "channel: a closed stdout ends the tool quietly" {
 	comm=$(unique_comm)
 	( "$BIN/hello-buffer" -c "$comm" 2>"$BATS_TEST_TMPDIR/err" | head -1 \

@@ -191,7 +191,7 @@ static int read_perf(struct bpfkit_channel *ch, size_t idx)
 	return 0;
 }
 
-/* Always 0: a non-zero return would end ring_buffer__poll() early. */
+/* Always 0: a non-zero return would end ring_buffer__consume() early. */
 static int on_ring_record(void *ctx, void *data, size_t size)
 {
 	deliver(ctx, data, size);
@@ -298,14 +298,34 @@ static int flush(struct bpfkit_channel *ch)
 	return 0;
 }
 
-/* Wait for a wakeup, then read the perf buffers that have records. */
-static int poll_perf(struct bpfkit_channel *ch, int timeout_ms)
+/*
+ * Wait with SIGMASK, the signal mask from then on, so that a stop signal
+ * held back until the wait can end a long pass; return what the wait did.
+ */
+static int wait_for_records(int epoll_fd, struct epoll_event *events, int max,
+			    int timeout_ms, const sigset_t *sigmask)
 {
+	int n = epoll_pwait(epoll_fd, events, max, timeout_ms, sigmask);
+	int err = n < 0 ? -errno : n;
+
+	sigprocmask(SIG_SETMASK, sigmask, NULL);
+	return err;
+}
+
+/* Wait for a wakeup, then read the buffers that have records. */
+static int wait_and_read(struct bpfkit_channel *ch, int timeout_ms,
+			 const sigset_t *sigmask)
+{
+	struct epoll_event ev;
 	int i, n, err;
 
-	n = epoll_wait(ch->epoll_fd, ch->events, ch->nbufs, timeout_ms);
-	if (n < 0)
-		return -errno;
+	if (ch->rb) {
+		n = wait_for_records(ring_buffer__epoll_fd(ch->rb), &ev, 1,
+				     timeout_ms, sigmask);
+		return n > 0 ? ring_buffer__consume(ch->rb) : n;
+	}
+	n = wait_for_records(ch->epoll_fd, ch->events, ch->nbufs, timeout_ms,
+			     sigmask);
 	for (i = 0; i < n; i++) {
 		err = read_perf(ch, ch->events[i].data.u64);
 		if (err)
@@ -314,12 +334,12 @@ static int poll_perf(struct bpfkit_channel *ch, int timeout_ms)
 	return n;
 }
 
-int bpfkit_channel_poll(struct bpfkit_channel *ch, int timeout_ms)
+int bpfkit_channel_poll(struct bpfkit_channel *ch, int timeout_ms,
+			const sigset_t *sigmask)
 {
 	int n;
 
-	n = ch->rb ? ring_buffer__poll(ch->rb, timeout_ms) :
-		     poll_perf(ch, timeout_ms);
+	n = wait_and_read(ch, timeout_ms, sigmask);
 	if (n == -EINTR)
 		n = 0;
 	if (n < 0)

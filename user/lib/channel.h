@@ -11,6 +11,7 @@
 #ifndef BPFKIT_CHANNEL_H
 #define BPFKIT_CHANNEL_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <bpf/libbpf.h>
 #include "bpfkit/channel.h"
@@ -61,8 +62,13 @@ bpfkit_channel_open(struct bpf_object *obj,
 		    const struct bpfkit_channel_opts *opts, bpfkit_event_fn fn,
 		    void *ctx);
 
-/* Wait up to TIMEOUT_MS for records and deliver them; flush when due. */
-int bpfkit_channel_poll(struct bpfkit_channel *ch, int timeout_ms);
+/*
+ * Wait up to TIMEOUT_MS for records with the signal mask SIGMASK (see
+ * epoll_pwait(2)), which stays from then on, and deliver them; flush when
+ * due.
+ */
+int bpfkit_channel_poll(struct bpfkit_channel *ch, int timeout_ms,
+			const sigset_t *sigmask);
 
 /* Current counts; after bpfkit_channel_drain(), delivered + lost == produced. */
 int bpfkit_channel_stats(struct bpfkit_channel *ch,

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /* The main loop: poll, tick, ask for loss reports, stop cleanly. */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <poll.h>
 #include <signal.h>
@@ -44,14 +45,23 @@ static __u64 now_ms(void)
 	return ts.tv_sec * 1000ULL + ts.tv_nsec / 1000000;
 }
 
-/* No SA_RESTART: a signal must interrupt the poll. */
-static void catch_signals(void)
+/*
+ * Catch the stop signals (no SA_RESTART: a signal must interrupt the wait).
+ * STOPS is their set, WAITMASK the signal mask the loop waits with.
+ */
+static void catch_signals(sigset_t *stops, sigset_t *waitmask)
 {
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
 	struct sigaction sa = { .sa_handler = on_signal };
+	size_t i;
 
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
+	sigemptyset(stops);
+	sigprocmask(SIG_SETMASK, NULL, waitmask);
+	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
+		sigaddset(stops, sigs[i]);
+		sigdelset(waitmask, sigs[i]);
+		sigaction(sigs[i], &sa, NULL);
+	}
 	signal(SIGPIPE, SIG_IGN);
 }
 
@@ -75,26 +85,35 @@ int bpfkit_run(struct bpfkit_channel *ch, const struct bpfkit_tick *tick)
 {
 	__u64 start = now_ms(), now = start, next_tick = 0, next_loss = 0;
 	__u64 end = opts.duration ? start + (__u64)(opts.duration * 1000) : 0;
-	int err = 0, ret;
+	sigset_t stops, waitmask, oldmask;
+	int err = 0, ret = 0;
 
-	catch_signals();
+	catch_signals(&stops, &waitmask);
 	bpfkit_output_start();
 	bpfkit_error("tracing; hit Ctrl-C to end");
 	if (tick)
 		next_tick = start + tick->interval_ms;
 	next_loss = start + LOSS_REPORT_MS;
 
-	while (!exiting) {
+	for (;;) {
 		__u64 wake = now + opts.wake_ms;
 		struct timespec ts;
 
+		/*
+		 * From the check to the wait a stop signal stays pending, and
+		 * the wait, which unblocks it, ends at once: it cannot slip in
+		 * between and leave the loop waiting a full --latency.
+		 */
+		sigprocmask(SIG_BLOCK, &stops, &oldmask);
+		if (exiting)
+			break;
 		if (tick && next_tick < wake)
 			wake = next_tick;
 		if (end && end < wake)
 			wake = end;
 		if (ch) {
-			err = bpfkit_channel_poll(ch,
-						  wake > now ? wake - now : 0);
+			err = bpfkit_channel_poll(
+				ch, wake > now ? wake - now : 0, &waitmask);
 			if (err < 0) {
 				bpfkit_fail("read events", err);
 				break;
@@ -103,7 +122,8 @@ int bpfkit_run(struct bpfkit_channel *ch, const struct bpfkit_tick *tick)
 		} else if (wake > now) {
 			ts.tv_sec = (wake - now) / 1000;
 			ts.tv_nsec = (wake - now) % 1000 * 1000000;
-			nanosleep(&ts, NULL);
+			ppoll(NULL, 0, &ts, &waitmask);
+			sigprocmask(SIG_SETMASK, &waitmask, NULL);
 		}
 		now = now_ms();
 		if (tick && now >= next_tick) {
@@ -116,17 +136,17 @@ int bpfkit_run(struct bpfkit_channel *ch, const struct bpfkit_tick *tick)
 			next_loss = now + LOSS_REPORT_MS;
 		}
 		ret = check_stdout();
-		if (ret)
-			return ret < 0 ? ret : 0;
-		if (end && now >= end)
+		if (ret || (end && now >= end))
 			break;
 	}
 
-	if (ch) {
+	/* Drain and sum up, unless stdout went away or failed. */
+	if (ch && !ret) {
 		bpfkit_channel_drain(ch);
 		if (!check_stdout())
 			bpfkit_channel_summarize(ch);
 	}
+	sigprocmask(SIG_SETMASK, &oldmask, NULL);
 	ret = bpfkit_output_flush();
 	return ret < 0 ? ret : err;
 }
