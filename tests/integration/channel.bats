@@ -149,6 +149,45 @@ storm() {
 	done
 }
 
+# stop_in_storm SIGNAL ARG...: the storm program, with ARG..., traces an
+# endless getppid storm, one child per CPU, with a reader slower than the
+# storm (--slow 1) on 8 pages a CPU (a perf pass reads one buffer's worth);
+# SIGNAL in the middle of it must end it within 2 s (times TIME_SCALE),
+# with exit 0 and its summary, while the storm goes on.
+stop_in_storm() {
+	local comm i start storms=()
+	comm=$(unique_comm)
+	ln -s "$(readlink -f "$HELPERS/getppid-storm")" "$BATS_TEST_TMPDIR/$comm"
+	for ((i = 0; i < $(nproc); i++)); do
+		"$BATS_TEST_TMPDIR/$comm" 1000000000000 >/dev/null &
+		storms+=($!)
+	done
+	start_tool ../test/progs/storm -j -c "$comm" --slow 1 \
+		--buffer-pages 8 "${@:2}"
+	wait_for "$OUT" '"type":"lost"' 10
+	kill -"$1" "$TOOL_PID"
+	start=$(date +%s%N)
+	while kill -0 "$TOOL_PID" 2>/dev/null &&
+		(($(date +%s%N) - start < 2000000000 * TIME_SCALE)); do
+		sleep 0.01
+	done
+	kill -0 "$TOOL_PID" 2>/dev/null && echo "# still running after $((2 * TIME_SCALE)) s" >&3
+	kill "${storms[@]}"
+	wait "${storms[@]}" || true
+	stop_tool KILL
+	echo "# exit $TOOL_STATUS after $((($(date +%s%N) - start) / 1000000)) ms" >&3
+	[ "$TOOL_STATUS" = 0 ]
+	jq -es '.[-1].type == "summary"' "$OUT"
+}
+
+@test "channel: perf buffer: SIGINT ends the tool in an endless storm" {
+	stop_in_storm INT
+}
+
+@test "channel: ring buffer: SIGINT ends the tool in an endless storm" {
+	stop_in_storm INT --ringbuf
+}
+
 # sigterm_at_wait ARG...: run hello-buffer ARG... with a filter no event
 # passes and --latency 60000 under gdb, which sends SIGTERM when the loop
 # is about to wait: at the entry of epoll_wait() or epoll_pwait(), past the

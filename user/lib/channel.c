@@ -16,8 +16,10 @@
 #include "channel.h"
 #include "diag.h"
 #include "output.h"
+#include "run.h"
 
 #define DRAIN_ROUNDS 16
+#define PASS_RECORDS 1024 /* ring records per pass, so a stop is seen soon */
 
 struct bpfkit_channel {
 	struct bpfkit_channel_opts opts;
@@ -30,6 +32,8 @@ struct bpfkit_channel {
 	int ncpus;
 	struct bpfkit_stats *percpu; /* scratch for reading bpfkit_stats */
 	struct bpfkit_sink sink;
+	unsigned int pass_left; /* ring records this pass may still deliver */
+	bool draining;
 	__u64 reported_lost; /* lost records reported so far */
 	__u64 last_flush_ns;
 };
@@ -191,11 +195,29 @@ static int read_perf(struct bpfkit_channel *ch, size_t idx)
 	return 0;
 }
 
-/* Always 0: a non-zero return would end ring_buffer__consume() early. */
+/*
+ * libbpf's loop runs while new records come, which under a storm is for
+ * ever: a negative return ends it after PASS_RECORDS records, or at once
+ * when a stop was asked for (but in the drain, which must go on).
+ */
 static int on_ring_record(void *ctx, void *data, size_t size)
 {
-	deliver(ctx, data, size);
+	struct bpfkit_channel *ch = ctx;
+
+	deliver(&ch->sink, data, size);
+	if (--ch->pass_left == 0 || (bpfkit_stopping() && !ch->draining))
+		return -EAGAIN;
 	return 0;
+}
+
+/* One pass over the ring; its only negative return means the pass is full. */
+static int consume_ring(struct bpfkit_channel *ch)
+{
+	int n;
+
+	ch->pass_left = PASS_RECORDS;
+	n = ring_buffer__consume(ch->rb);
+	return n < 0 ? PASS_RECORDS : n;
 }
 
 /* The perf buffers, and an epoll set that tells which of them has records. */
@@ -265,8 +287,8 @@ bpfkit_channel_open(struct bpf_object *obj,
 		goto err_out;
 	}
 	if (opts->transport == BPFKIT_RING_BUFFER) {
-		ch->rb = ring_buffer__new(bpf_map__fd(ring), on_ring_record,
-					  &ch->sink, NULL);
+		ch->rb = ring_buffer__new(bpf_map__fd(ring), on_ring_record, ch,
+					  NULL);
 		err = ch->rb ? 0 : -errno;
 	} else {
 		err = open_perf(ch, obj);
@@ -289,7 +311,7 @@ static int flush(struct bpfkit_channel *ch)
 
 	ch->last_flush_ns = now_ns();
 	if (ch->rb)
-		return ring_buffer__consume(ch->rb);
+		return consume_ring(ch);
 	for (i = 0; i < ch->nbufs; i++) {
 		err = read_perf(ch, i);
 		if (err)
@@ -322,7 +344,7 @@ static int wait_and_read(struct bpfkit_channel *ch, int timeout_ms,
 	if (ch->rb) {
 		n = wait_for_records(ring_buffer__epoll_fd(ch->rb), &ev, 1,
 				     timeout_ms, sigmask);
-		return n > 0 ? ring_buffer__consume(ch->rb) : n;
+		return n > 0 ? consume_ring(ch) : n;
 	}
 	n = wait_for_records(ch->epoll_fd, ch->events, ch->nbufs, timeout_ms,
 			     sigmask);
@@ -412,14 +434,26 @@ void bpfkit_channel_report_loss(struct bpfkit_channel *ch)
 void bpfkit_channel_drain(struct bpfkit_channel *ch)
 {
 	struct bpfkit_channel_stats s;
-	int i;
+	__u64 produced, delivered;
+	int idle = 0;
 
-	/* Deliver what is still buffered until the counters add up. */
-	for (i = 0; i < DRAIN_ROUNDS; i++) {
+	/*
+	 * Deliver what was produced before the stop, in bounded passes, so
+	 * that producers that go on cannot keep it going; give up after
+	 * DRAIN_ROUNDS passes that deliver nothing.
+	 */
+	if (bpfkit_channel_stats(ch, &s))
+		return;
+	ch->draining = true;
+	produced = s.produced;
+	while (idle < DRAIN_ROUNDS) {
+		delivered = ch->sink.delivered;
 		flush(ch);
 		if (bpfkit_channel_stats(ch, &s) ||
-		    s.delivered + s.lost >= s.produced)
+		    s.delivered + s.lost >= produced)
 			break;
+		if (ch->sink.delivered == delivered)
+			idle++;
 	}
 	bpfkit_channel_report_loss(ch);
 }

@@ -70,14 +70,20 @@ bpfkit_channel_open(struct bpf_object *obj,
 int bpfkit_channel_poll(struct bpfkit_channel *ch, int timeout_ms,
 			const sigset_t *sigmask);
 
-/* Current counts; after bpfkit_channel_drain(), delivered + lost == produced. */
+/*
+ * Current counts; after bpfkit_channel_drain(), delivered + lost covers
+ * every record produced before it began.
+ */
 int bpfkit_channel_stats(struct bpfkit_channel *ch,
 			 struct bpfkit_channel_stats *stats);
 
 /* Report the records lost since the last report, if any. */
 void bpfkit_channel_report_loss(struct bpfkit_channel *ch);
 
-/* At the end: deliver what is still buffered, then report what was lost. */
+/*
+ * At the end: deliver what was produced so far, in passes of bounded length
+ * (producers that go on cannot keep it going), then report what was lost.
+ */
 void bpfkit_channel_drain(struct bpfkit_channel *ch);
 
 /* Print "N events, M lost" (and with -j a summary record). */
