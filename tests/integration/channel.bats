@@ -149,43 +149,129 @@ storm() {
 	done
 }
 
-# stop_in_storm SIGNAL ARG...: the storm program, with ARG..., traces an
-# endless getppid storm, one child per CPU, with a reader slower than the
-# storm (--slow 1) on 8 pages a CPU (a perf pass reads one buffer's worth);
-# SIGNAL in the middle of it must end it within 2 s (times TIME_SCALE),
-# with exit 0 and its summary, while the storm goes on.
-stop_in_storm() {
-	local comm i start storms=()
-	comm=$(unique_comm)
-	ln -s "$(readlink -f "$HELPERS/getppid-storm")" "$BATS_TEST_TMPDIR/$comm"
+# storm_everywhere: an endless getppid storm, one child per CPU, under a
+# command name of its own; $STORMS holds their pids, $SLOW_READER the storm
+# program's options to trace them with a reader slower than the storm: it
+# sleeps after each record (--slow 1, some 60 us with the timer slack), so
+# the producers keep the CPUs and the buffers overflow; with 4 pages a CPU
+# a drain of what they hold is short.
+storm_everywhere() {
+	local i
+	COMM=$(unique_comm)
+	STORMS=()
+	ln -s "$(readlink -f "$HELPERS/getppid-storm")" "$BATS_TEST_TMPDIR/$COMM"
 	for ((i = 0; i < $(nproc); i++)); do
-		"$BATS_TEST_TMPDIR/$comm" 1000000000000 >/dev/null &
-		storms+=($!)
+		"$BATS_TEST_TMPDIR/$COMM" 1000000000000 >/dev/null &
+		STORMS+=($!)
 	done
-	start_tool ../test/progs/storm -j -c "$comm" --slow 1 \
-		--buffer-pages 8 "${@:2}"
-	wait_for "$OUT" '"type":"lost"' 10
-	kill -"$1" "$TOOL_PID"
-	start=$(date +%s%N)
-	while kill -0 "$TOOL_PID" 2>/dev/null &&
-		(($(date +%s%N) - start < 2000000000 * TIME_SCALE)); do
-		sleep 0.01
-	done
-	kill -0 "$TOOL_PID" 2>/dev/null && echo "# still running after $((2 * TIME_SCALE)) s" >&3
-	kill "${storms[@]}"
-	wait "${storms[@]}" || true
-	stop_tool KILL
-	echo "# exit $TOOL_STATUS after $((($(date +%s%N) - start) / 1000000)) ms" >&3
-	[ "$TOOL_STATUS" = 0 ]
-	jq -es '.[-1].type == "summary"' "$OUT"
+	SLOW_READER=(-j -c "$COMM" --slow 1 --buffer-pages 4)
 }
 
-@test "channel: perf buffer: SIGINT ends the tool in an endless storm" {
+# ms_since NS: milliseconds from NS (date +%s%N) to now.
+ms_since() {
+	echo $((($(date +%s%N) - $1) / 1000000))
+}
+
+# exits_within PID MS: wait until PID has exited, MS milliseconds at most.
+exits_within() {
+	local start
+	start=$(date +%s%N)
+	while kill -0 "$1" 2>/dev/null; do
+		(($(ms_since "$start") < $2)) || return 1
+		sleep 0.01
+	done
+}
+
+# stop_in_storm HOW ARG...: the storm program, with ARG..., traces an
+# endless storm on every CPU with a slow reader; then HOW stops it: a
+# signal (INT, TERM) in the middle of the storm, or "duration" (-d 1). The tool must exit within 0.5 s (times TIME_SCALE;
+# from the end of -d) with exit 0 and a summary in which every record the
+# storm produced is delivered or lost, while the storm goes on.
+stop_in_storm() {
+	local start limit=$((500 * TIME_SCALE)) how=$1 took
+	storm_everywhere
+	if [ "$how" = duration ]; then
+		start_tool ../test/progs/storm "${SLOW_READER[@]}" -d 1 "${@:2}"
+		start=$(date +%s%N)
+		limit=$((limit + 1000))
+	else
+		start_tool ../test/progs/storm "${SLOW_READER[@]}" "${@:2}"
+		wait_for "$OUT" '"type":"lost"' 10
+		kill -"$how" "$TOOL_PID"
+		start=$(date +%s%N)
+	fi
+	exits_within "$TOOL_PID" "$limit" ||
+		echo "# still running after $limit ms" >&3
+	took=$(ms_since "$start")
+	kill "${STORMS[@]}"
+	wait "${STORMS[@]}" || true
+	stop_tool KILL
+	echo "# exit $TOOL_STATUS after $took ms" >&3
+	[ "$TOOL_STATUS" = 0 ]
+	((took <= limit))
+	tail -1 "$OUT" | sed 's/^/# /' >&3
+	jq -es '.[-1] | .type == "summary" and .lost > 0 and
+		.events + .lost == .produced' "$OUT"
+}
+
+# head_in_storm ARG...: as stop_in_storm, with stdout a pipe to head -1,
+# which exits after the first line (a loss record): the tool must notice
+# within 0.5 s (times TIME_SCALE) and exit 0 quietly (loss reports aside).
+head_in_storm() {
+	local d=$BATS_TEST_TMPDIR limit=$((500 * TIME_SCALE)) start took
+	storm_everywhere
+	(
+		"$PROGS/storm" "${SLOW_READER[@]}" "$@" 2>"$d/err" &
+		echo $! >"$d/pid"
+		wait $!
+		echo $? >"$d/status"
+	) | head -1 >"$d/line" &
+	wait_for "$d/line" '"type":"lost"' 20
+	start=$(date +%s%N)
+	exits_within "$(cat "$d/pid")" "$limit" ||
+		echo "# still running after $limit ms" >&3
+	took=$(ms_since "$start")
+	kill "${STORMS[@]}"
+	wait "${STORMS[@]}" || true
+	kill -KILL "$(cat "$d/pid")" 2>/dev/null || true
+	wait
+	echo "# exit $(cat "$d/status") after $took ms" >&3
+	((took <= limit))
+	[ "$(cat "$d/status")" = 0 ]
+	refute grep -Ev '^storm: (tracing; hit Ctrl-C to end|lost [0-9]+ events)' \
+		"$d/err"
+}
+
+@test "channel: perf buffer: SIGINT ends the tool in an endless storm, every record counted" {
 	stop_in_storm INT
 }
 
-@test "channel: ring buffer: SIGINT ends the tool in an endless storm" {
+@test "channel: ring buffer: SIGINT ends the tool in an endless storm, every record counted" {
 	stop_in_storm INT --ringbuf
+}
+
+@test "channel: perf buffer: SIGTERM ends the tool in an endless storm, every record counted" {
+	stop_in_storm TERM
+}
+
+@test "channel: ring buffer: SIGTERM ends the tool in an endless storm, every record counted" {
+	stop_in_storm TERM --ringbuf
+}
+
+@test "channel: perf buffer: -d 1 ends the tool in an endless storm, every record counted" {
+	stop_in_storm duration
+}
+
+@test "channel: ring buffer: -d 1 ends the tool in an endless storm, every record counted" {
+	stop_in_storm duration --ringbuf
+}
+
+@test "channel: perf buffer: | head -1 ends the tool in an endless storm" {
+	head_in_storm
+}
+
+@test "channel: ring buffer: | head -1 ends the tool in an endless storm" {
+	head_in_storm --ringbuf
 }
 
 # sigterm_at_wait ARG...: run hello-buffer ARG... with a filter no event

@@ -4,6 +4,7 @@
  * loss reports and its summary.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,13 +17,16 @@
 #include "channel.h"
 #include "diag.h"
 #include "output.h"
-#include "run.h"
 
-#define DRAIN_ROUNDS 16
-#define PASS_RECORDS 1024 /* ring records per pass, so a stop is seen soon */
+#define PASS_NS \
+	10000000 /* a pass's length under load, so the loop comes back */
+#define PASS_CHECK 64 /* records between looks at the clock */
+#define SETTLE_NS 2000000 /* the drain's counts must hold still this long */
+#define DRAIN_IDLE_NS 100000000 /* and it gives up after so long in vain */
 
 struct bpfkit_channel {
 	struct bpfkit_channel_opts opts;
+	struct bpf_object_skeleton *skel; /* the programs that produce */
 	struct perf_buffer *pb; /* one of pb and rb is set */
 	struct ring_buffer *rb;
 	int epoll_fd; /* the perf buffers, each event's data its index */
@@ -32,8 +36,6 @@ struct bpfkit_channel {
 	int ncpus;
 	struct bpfkit_stats *percpu; /* scratch for reading bpfkit_stats */
 	struct bpfkit_sink sink;
-	unsigned int pass_left; /* ring records this pass may still deliver */
-	bool draining;
 	__u64 reported_lost; /* lost records reported so far */
 	__u64 last_flush_ns;
 };
@@ -121,10 +123,15 @@ int bpfkit_channel_prepare(struct bpf_object *obj,
 	return err;
 }
 
-static void deliver(struct bpfkit_sink *sink, const void *data, size_t size)
+/* Hand a record to the tool; false once the pass must end. */
+static bool deliver(struct bpfkit_sink *sink, const void *data, size_t size)
 {
 	sink->delivered++;
 	sink->fn(sink->ctx, data, size);
+	if (sink->stop && *sink->stop)
+		return false;
+	return !sink->pass_end_ns || sink->delivered % PASS_CHECK ||
+	       now_ns() < sink->pass_end_ns;
 }
 
 /* Copy LEN bytes from offset OFF of a RING of SIZE bytes, wrapping at its end. */
@@ -163,7 +170,8 @@ __u64 bpfkit_perf_read(struct bpfkit_sink *sink, const void *ring, size_t size,
 			if (len > hdr.size - data_off)
 				len = hdr.size - data_off;
 			ring_copy(aligned, ring, size, tail + data_off, len);
-			deliver(sink, aligned, len);
+			if (!deliver(sink, aligned, len))
+				return tail + hdr.size;
 		} else if (hdr.type == PERF_RECORD_LOST &&
 			   hdr.size >= sizeof(lost)) {
 			ring_copy(&lost, ring, size, tail, sizeof(lost));
@@ -197,27 +205,26 @@ static int read_perf(struct bpfkit_channel *ch, size_t idx)
 
 /*
  * libbpf's loop runs while new records come, which under a storm is for
- * ever: a negative return ends it after PASS_RECORDS records, or at once
- * when a stop was asked for (but in the drain, which must go on).
+ * ever: a negative return ends it when the pass must end (libbpf has
+ * consumed the record by then).
  */
 static int on_ring_record(void *ctx, void *data, size_t size)
 {
-	struct bpfkit_channel *ch = ctx;
+	struct bpfkit_sink *sink = ctx;
 
-	deliver(&ch->sink, data, size);
-	if (--ch->pass_left == 0 || (bpfkit_stopping() && !ch->draining))
-		return -EAGAIN;
-	return 0;
+	return deliver(sink, data, size) ? 0 : -EAGAIN;
 }
 
-/* One pass over the ring; its only negative return means the pass is full. */
+/* One pass over the ring: the records delivered, or -errno. */
 static int consume_ring(struct bpfkit_channel *ch)
 {
-	int n;
+	__u64 before = ch->sink.delivered;
+	int err;
 
-	ch->pass_left = PASS_RECORDS;
-	n = ring_buffer__consume(ch->rb);
-	return n < 0 ? PASS_RECORDS : n;
+	err = ring_buffer__consume(ch->rb);
+	if (err < 0 && err != -EAGAIN)
+		return err;
+	return ch->sink.delivered - before;
 }
 
 /* The perf buffers, and an epoll set that tells which of them has records. */
@@ -257,10 +264,11 @@ static int open_perf(struct bpfkit_channel *ch, struct bpf_object *obj)
 }
 
 struct bpfkit_channel *
-bpfkit_channel_open(struct bpf_object *obj,
+bpfkit_channel_open(struct bpf_object_skeleton *skel,
 		    const struct bpfkit_channel_opts *opts, bpfkit_event_fn fn,
 		    void *ctx)
 {
+	struct bpf_object *obj = *skel->obj;
 	struct bpf_map *stats =
 		bpf_object__find_map_by_name(obj, "bpfkit_stats");
 	struct bpf_map *ring = bpf_object__find_map_by_name(obj, "bpfkit_ring");
@@ -276,6 +284,7 @@ bpfkit_channel_open(struct bpf_object *obj,
 		goto err_out;
 	}
 	ch->opts = *opts;
+	ch->skel = skel;
 	ch->sink.fn = fn;
 	ch->sink.ctx = ctx;
 	ch->stats_fd = bpf_map__fd(stats);
@@ -287,8 +296,8 @@ bpfkit_channel_open(struct bpf_object *obj,
 		goto err_out;
 	}
 	if (opts->transport == BPFKIT_RING_BUFFER) {
-		ch->rb = ring_buffer__new(bpf_map__fd(ring), on_ring_record, ch,
-					  NULL);
+		ch->rb = ring_buffer__new(bpf_map__fd(ring), on_ring_record,
+					  &ch->sink, NULL);
 		err = ch->rb ? 0 : -errno;
 	} else {
 		err = open_perf(ch, obj);
@@ -303,13 +312,20 @@ err_out:
 	return NULL;
 }
 
-/* Deliver every pending record now. */
+/* Start a pass of reading: it ends after PASS_NS, or on a stop. */
+static void begin_pass(struct bpfkit_channel *ch)
+{
+	ch->sink.pass_end_ns = now_ns() + PASS_NS;
+}
+
+/* Deliver the pending records now, in one pass. */
 static int flush(struct bpfkit_channel *ch)
 {
 	size_t i;
 	int err;
 
 	ch->last_flush_ns = now_ns();
+	begin_pass(ch);
 	if (ch->rb)
 		return consume_ring(ch);
 	for (i = 0; i < ch->nbufs; i++) {
@@ -344,10 +360,12 @@ static int wait_and_read(struct bpfkit_channel *ch, int timeout_ms,
 	if (ch->rb) {
 		n = wait_for_records(ring_buffer__epoll_fd(ch->rb), &ev, 1,
 				     timeout_ms, sigmask);
+		begin_pass(ch);
 		return n > 0 ? consume_ring(ch) : n;
 	}
 	n = wait_for_records(ch->epoll_fd, ch->events, ch->nbufs, timeout_ms,
 			     sigmask);
+	begin_pass(ch);
 	for (i = 0; i < n; i++) {
 		err = read_perf(ch, ch->events[i].data.u64);
 		if (err)
@@ -357,10 +375,12 @@ static int wait_and_read(struct bpfkit_channel *ch, int timeout_ms,
 }
 
 int bpfkit_channel_poll(struct bpfkit_channel *ch, int timeout_ms,
-			const sigset_t *sigmask)
+			const sigset_t *sigmask,
+			const volatile sig_atomic_t *stop)
 {
 	int n;
 
+	ch->sink.stop = stop;
 	n = wait_and_read(ch, timeout_ms, sigmask);
 	if (n == -EINTR)
 		n = 0;
@@ -431,29 +451,80 @@ void bpfkit_channel_report_loss(struct bpfkit_channel *ch)
 	ch->reported_lost = s.lost;
 }
 
+static void *detach_link(void *slot)
+{
+	struct bpf_link **link = slot;
+
+	bpf_link__destroy(*link);
+	*link = NULL;
+	return NULL;
+}
+
+/*
+ * Detach every program of S at once: the release of a tracepoint's link
+ * waits for an RCU grace period of its own (tens of milliseconds, more on a
+ * busy machine), so one thread per link lets those waits overlap. A link
+ * whose thread cannot start is detached here.
+ */
+static void detach_all(struct bpf_object_skeleton *s)
+{
+	pthread_t *threads = calloc(s->prog_cnt, sizeof(*threads));
+	struct bpf_link **link;
+	int i, n = 0;
+
+	for (i = 0; i < s->prog_cnt; i++) {
+		link = s->progs[i].link;
+		if (!link || !*link)
+			continue;
+		if (threads &&
+		    !pthread_create(&threads[n], NULL, detach_link, link))
+			n++;
+		else
+			detach_link(link);
+	}
+	while (n--)
+		pthread_join(threads[n], NULL);
+	free(threads);
+}
+
+/* Wait NS nanoseconds, signals or not. */
+static void pause_ns(__u64 ns)
+{
+	struct timespec ts = { .tv_sec = ns / 1000000000,
+			       .tv_nsec = ns % 1000000000 };
+
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
 void bpfkit_channel_drain(struct bpfkit_channel *ch)
 {
-	struct bpfkit_channel_stats s;
-	__u64 produced, delivered;
-	int idle = 0;
+	struct bpfkit_channel_stats s, last = { 0 };
+	__u64 idle_ns = 0;
 
 	/*
-	 * Deliver what was produced before the stop, in bounded passes, so
-	 * that producers that go on cannot keep it going; give up after
-	 * DRAIN_ROUNDS passes that deliver nothing.
+	 * Detach first, so nothing is produced after the counts are taken;
+	 * then deliver in passes until every record produced is delivered or
+	 * lost and the counts hold still for SETTLE_NS (a program that ran as
+	 * it was detached may still be on its way), or give up after
+	 * DRAIN_IDLE_NS without progress.
 	 */
-	if (bpfkit_channel_stats(ch, &s))
-		return;
-	ch->draining = true;
-	produced = s.produced;
-	while (idle < DRAIN_ROUNDS) {
-		delivered = ch->sink.delivered;
-		flush(ch);
-		if (bpfkit_channel_stats(ch, &s) ||
-		    s.delivered + s.lost >= produced)
+	detach_all(ch->skel);
+	ch->sink.stop = NULL;
+	while (idle_ns < DRAIN_IDLE_NS) {
+		if (flush(ch) < 0 || bpfkit_channel_stats(ch, &s))
 			break;
-		if (ch->sink.delivered == delivered)
-			idle++;
+		if (s.delivered == last.delivered &&
+		    s.produced == last.produced && s.lost == last.lost) {
+			if (s.delivered + s.lost == s.produced &&
+			    idle_ns >= SETTLE_NS)
+				break;
+			pause_ns(SETTLE_NS);
+			idle_ns += SETTLE_NS;
+		} else {
+			idle_ns = 0;
+		}
+		last = s;
 	}
 	bpfkit_channel_report_loss(ch);
 }

@@ -5,7 +5,7 @@
  * which it reports as they happen and sums up at the end.
  *
  *	bpfkit_channel_prepare(obj, &rodata->bpfkit_channel_cfg, &opts);
- *	ch = bpfkit_channel_open(obj, &opts, fn, ctx);	after load
+ *	ch = bpfkit_channel_open(skel, &opts, fn, ctx);	after load
  *	bpfkit_run(ch, NULL);				poll until told to stop
  */
 #ifndef BPFKIT_CHANNEL_H
@@ -56,23 +56,29 @@ int bpfkit_channel_prepare(struct bpf_object *obj,
 			   struct bpfkit_channel_cfg *rodata,
 			   const struct bpfkit_channel_opts *opts);
 
-/* After load: start reading. Returns NULL and sets errno on failure. */
+/*
+ * After load: start reading the records of SKEL's programs, which the drain
+ * detaches. Returns NULL and sets errno on failure.
+ */
 struct bpfkit_channel *
-bpfkit_channel_open(struct bpf_object *obj,
+bpfkit_channel_open(struct bpf_object_skeleton *skel,
 		    const struct bpfkit_channel_opts *opts, bpfkit_event_fn fn,
 		    void *ctx);
 
 /*
  * Wait up to TIMEOUT_MS for records with the signal mask SIGMASK (see
  * epoll_pwait(2)), which stays from then on, and deliver them; flush when
- * due.
+ * due. Each pass of reading ends after a few milliseconds, or at once when
+ * *STOP is set (by a signal handler, say), so that the caller comes back
+ * and a stop is seen however fast records come.
  */
 int bpfkit_channel_poll(struct bpfkit_channel *ch, int timeout_ms,
-			const sigset_t *sigmask);
+			const sigset_t *sigmask,
+			const volatile sig_atomic_t *stop);
 
 /*
- * Current counts; after bpfkit_channel_drain(), delivered + lost covers
- * every record produced before it began.
+ * Current counts; after bpfkit_channel_drain(), delivered + lost ==
+ * produced.
  */
 int bpfkit_channel_stats(struct bpfkit_channel *ch,
 			 struct bpfkit_channel_stats *stats);
@@ -81,8 +87,8 @@ int bpfkit_channel_stats(struct bpfkit_channel *ch,
 void bpfkit_channel_report_loss(struct bpfkit_channel *ch);
 
 /*
- * At the end: deliver what was produced so far, in passes of bounded length
- * (producers that go on cannot keep it going), then report what was lost.
+ * At the end: detach the programs, deliver every record they produced
+ * until the counts add up and hold still, then report what was lost.
  */
 void bpfkit_channel_drain(struct bpfkit_channel *ch);
 
@@ -103,13 +109,16 @@ struct bpfkit_sink {
 	void *ctx;
 	__u64 delivered; /* records handed to fn */
 	__u64 perf_lost; /* sum of the perf buffer's PERF_RECORD_LOST counts */
+	const volatile sig_atomic_t *stop; /* if set and non-zero: end a pass */
+	__u64 pass_end_ns; /* if non-zero: end a pass past this CLOCK_MONOTONIC */
 };
 
 /*
  * Read the perf records of RING (SIZE bytes, a power of two) from offset
  * TAIL up to HEAD: each sample's data goes to the sink 8-byte aligned, even
  * when the record wraps past the ring's end; lost counts add up. Returns
- * the new tail.
+ * the new tail: HEAD, or the end of the record after which the sink said
+ * the pass must end.
  */
 __u64 bpfkit_perf_read(struct bpfkit_sink *sink, const void *ring, size_t size,
 		       __u64 tail, __u64 head);

@@ -112,8 +112,9 @@ int bpfkit_run(struct bpfkit_channel *ch, const struct bpfkit_tick *tick)
 		if (end && end < wake)
 			wake = end;
 		if (ch) {
-			err = bpfkit_channel_poll(
-				ch, wake > now ? wake - now : 0, &waitmask);
+			err = bpfkit_channel_poll(ch,
+						  wake > now ? wake - now : 0,
+						  &waitmask, &exiting);
 			if (err < 0) {
 				bpfkit_fail("read events", err);
 				break;
