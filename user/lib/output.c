@@ -41,11 +41,7 @@ int bpfkit_output_flush(void)
 		failed = -errno;
 	else if (ferror(stdout))
 		failed = -EIO; /* an implicit flush failed; its errno is gone */
-	if (failed == -EINTR) {
-		/* A signal cut a blocked write short; the stop ends the tool. */
-		clearerr(stdout);
-		failed = 0;
-	} else if (failed == -EPIPE) {
+	if (failed == -EPIPE) {
 		failed = 1;
 	} else if (failed) {
 		bpfkit_error("cannot write output: %s", strerror(-failed));

@@ -46,13 +46,17 @@ static __u64 now_ms(void)
 }
 
 /*
- * Catch the stop signals (no SA_RESTART: a signal must interrupt the wait).
- * STOPS is their set, WAITMASK the signal mask the loop waits with.
+ * Catch the stop signals. STOPS is their set, WAITMASK the signal mask the
+ * loop waits with. SA_RESTART: a write blocked on a full pipe goes on after
+ * the signal, so no line is torn or dropped; the waits (epoll_pwait, ppoll)
+ * are never restarted, so the signal still ends them. SA_RESETHAND: the
+ * same signal once more ends a tool whose reader never reads, at once.
  */
 static void catch_signals(sigset_t *stops, sigset_t *waitmask)
 {
 	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
-	struct sigaction sa = { .sa_handler = on_signal };
+	struct sigaction sa = { .sa_handler = on_signal,
+				.sa_flags = SA_RESTART | SA_RESETHAND };
 	size_t i;
 
 	sigemptyset(stops);
@@ -141,13 +145,16 @@ int bpfkit_run(struct bpfkit_channel *ch, const struct bpfkit_tick *tick)
 			break;
 	}
 
-	/* Drain and sum up, unless stdout went away or failed. */
+	/*
+	 * Drain and sum up, unless stdout went away or failed; the signals
+	 * unblocked, so that a second one can end a drain that hangs.
+	 */
+	sigprocmask(SIG_SETMASK, &oldmask, NULL);
 	if (ch && !ret) {
 		bpfkit_channel_drain(ch);
 		if (!check_stdout())
 			bpfkit_channel_summarize(ch);
 	}
-	sigprocmask(SIG_SETMASK, &oldmask, NULL);
 	ret = bpfkit_output_flush();
 	return ret < 0 ? ret : err;
 }
