@@ -184,9 +184,10 @@ exits_within() {
 
 # stop_in_storm HOW ARG...: the storm program, with ARG..., traces an
 # endless storm on every CPU with a slow reader; then HOW stops it: a
-# signal (INT, TERM) in the middle of the storm, or "duration" (-d 1). The tool must exit within 0.5 s (times TIME_SCALE;
-# from the end of -d) with exit 0 and a summary in which every record the
-# storm produced is delivered or lost, while the storm goes on.
+# signal (INT, TERM) in the middle of the storm, or "duration" (-d 1). The
+# tool must exit within 0.5 s (times TIME_SCALE; from the end of -d) with
+# exit 0 and a summary in which every record the storm produced is
+# delivered or lost, while the storm goes on.
 stop_in_storm() {
 	local start limit=$((500 * TIME_SCALE)) how=$1 took
 	storm_everywhere
