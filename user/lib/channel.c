@@ -500,20 +500,30 @@ static void pause_ns(__u64 ns)
 void bpfkit_channel_drain(struct bpfkit_channel *ch)
 {
 	struct bpfkit_channel_stats s, last = { 0 };
-	__u64 idle_ns = 0;
+	__u64 idle_ns = 0, detached_ns, late_produced = 0;
+	bool late = false;
 
 	/*
 	 * Detach first, so nothing is produced after the counts are taken;
 	 * then deliver in passes until every record produced is delivered or
 	 * lost and the counts hold still for SETTLE_NS (a program that ran as
 	 * it was detached may still be on its way), or give up after
-	 * DRAIN_IDLE_NS without progress.
+	 * DRAIN_IDLE_NS without progress, or when records are still produced
+	 * that long after the detach (by a program on a link of the tool's
+	 * own, outside the skeleton).
 	 */
 	detach_all(ch->skel);
+	detached_ns = now_ns();
 	ch->sink.stop = NULL;
 	while (idle_ns < DRAIN_IDLE_NS) {
 		if (flush(ch) < 0 || bpfkit_channel_stats(ch, &s))
 			break;
+		if (now_ns() - detached_ns > DRAIN_IDLE_NS) {
+			if (late && s.produced != late_produced)
+				break;
+			late = true;
+			late_produced = s.produced;
+		}
 		if (s.delivered == last.delivered &&
 		    s.produced == last.produced && s.lost == last.lost) {
 			if (s.delivered + s.lost == s.produced &&
