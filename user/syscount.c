@@ -304,7 +304,6 @@ static int report(void *ctx)
 		print_json(r, n, elapsed(r));
 	else
 		print_table(r, n);
-	fflush(stdout);
 	return 0;
 }
 

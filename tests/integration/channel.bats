@@ -152,6 +152,176 @@ storm() {
 	done
 }
 
+# storm_everywhere: an endless getppid storm, one child per CPU, under a
+# command name of its own; $STORMS holds their pids, $SLOW_READER the storm
+# program's options to trace them with a reader slower than the storm: it
+# sleeps after each record (--slow 1, some 60 us with the timer slack), so
+# the producers keep the CPUs and the buffers overflow; with 1 page a CPU
+# a drain of what they hold is short. $IDLE_READER traces another name.
+storm_everywhere() {
+	local i
+	COMM=$(unique_comm)
+	STORMS=()
+	ln -s "$(readlink -f "$HELPERS/getppid-storm")" "$BATS_TEST_TMPDIR/$COMM"
+	for ((i = 0; i < $(nproc); i++)); do
+		"$BATS_TEST_TMPDIR/$COMM" 1000000000000 >/dev/null &
+		STORMS+=($!)
+	done
+	SLOW_READER=(-j -c "$COMM" --slow 1 --buffer-pages 1)
+	IDLE_READER=(-j -c "$(unique_comm)" --slow 1 --buffer-pages 1)
+}
+
+# now_us: microseconds since the epoch, without a fork (on a guest whose
+# CPUs the storm keeps busy a fork can take seconds).
+now_us() {
+	echo "${EPOCHREALTIME/./}"
+}
+
+# wait_timed PID: wait for the tool PID, our child, to exit; its status in
+# $TOOL_STATUS, the milliseconds since $START_US in $TOOK. A storm that
+# keeps it going is cut short after 30 s (times TIME_SCALE).
+wait_timed() {
+	local watchdog
+	(
+		sleep $((30 * TIME_SCALE))
+		kill -KILL "$1"
+	) >/dev/null 2>&1 3>&- &
+	watchdog=$!
+	TOOL_STATUS=0
+	wait "$1" || TOOL_STATUS=$?
+	TOOK=$((($(now_us) - START_US) / 1000))
+	TOOL_PID=
+	kill "$watchdog" 2>/dev/null || true
+	wait "$watchdog" 2>/dev/null || true
+}
+
+# stop_as HOW READER ARG...: start the storm program as the slow or the
+# idle READER with ARG..., stop it as HOW says: a signal (INT, TERM), once
+# the slow one has lost records, or "duration" (-d 1, counted from its
+# start). Leaves $TOOL_STATUS and $TOOK.
+stop_as() {
+	local how=$1 reader=("${IDLE_READER[@]}")
+	[ "$2" = idle ] || reader=("${SLOW_READER[@]}")
+	if [ "$how" = duration ]; then
+		start_tool ../test/progs/storm "${reader[@]}" -d 1 "${@:3}"
+		START_US=$(now_us)
+	else
+		start_tool ../test/progs/storm "${reader[@]}" "${@:3}"
+		[ "$2" = idle ] || wait_for "$OUT" '"type":"lost"' 10
+		kill -"$how" "$TOOL_PID"
+		START_US=$(now_us)
+	fi
+	wait_timed "$TOOL_PID"
+}
+
+# stop_in_storm HOW ARG...: the storm program, with ARG..., traces an
+# endless storm on every CPU with a slow reader; then HOW stops it (see
+# stop_as). The storm may add at most 0.5 s (times TIME_SCALE) to the time
+# the same stop takes with no record to read (detaching a program waits for
+# the kernel's RCU grace period, hundreds of ms on a loaded machine), and
+# the tool must exit 0 with a summary in which every record the storm
+# produced is delivered or lost, while the storm goes on.
+stop_in_storm() {
+	local limit how=$1
+	storm_everywhere
+	stop_as "$how" idle "${@:2}"
+	limit=$((TOOK + 500 * TIME_SCALE))
+	stop_as "$how" slow "${@:2}"
+	kill "${STORMS[@]}"
+	wait "${STORMS[@]}" || true
+	echo "# exit $TOOL_STATUS after $TOOK ms (at most $limit)" >&3
+	[ "$TOOL_STATUS" = 0 ]
+	((TOOK <= limit))
+	tail -1 "$OUT" | sed 's/^/# /' >&3
+	jq -es '.[-1] | .type == "summary" and .lost > 0 and
+		.events + .lost == .produced' "$OUT"
+}
+
+# head_in_storm ARG...: as stop_in_storm, with stdout a pipe to head -1,
+# which exits after the first line (a loss record): the tool must notice
+# within 0.5 s (times TIME_SCALE) more than an idle one takes to stop on
+# SIGINT, and exit 0 quietly (loss reports aside).
+head_in_storm() {
+	local d=$BATS_TEST_TMPDIR limit
+	storm_everywhere
+	stop_as INT idle "$@"
+	limit=$((TOOK + 500 * TIME_SCALE))
+	mkfifo "$d/pipe"
+	head -1 <"$d/pipe" >"$d/line" &
+	"$PROGS/storm" "${SLOW_READER[@]}" "$@" >"$d/pipe" 2>"$d/err" &
+	TOOL_PID=$!
+	wait_for "$d/line" '"type":"lost"' 20
+	START_US=$(now_us)
+	wait_timed "$TOOL_PID"
+	kill "${STORMS[@]}"
+	wait "${STORMS[@]}" || true
+	echo "# exit $TOOL_STATUS after $TOOK ms (at most $limit)" >&3
+	[ "$TOOL_STATUS" = 0 ]
+	((TOOK <= limit))
+	refute grep -Ev '^storm: (tracing; hit Ctrl-C to end|lost [0-9]+ events)' \
+		"$d/err"
+}
+
+@test "channel: perf buffer: SIGINT ends the tool in an endless storm, every record counted" {
+	stop_in_storm INT
+}
+
+@test "channel: ring buffer: SIGINT ends the tool in an endless storm, every record counted" {
+	stop_in_storm INT --ringbuf
+}
+
+@test "channel: perf buffer: SIGTERM ends the tool in an endless storm, every record counted" {
+	stop_in_storm TERM
+}
+
+@test "channel: ring buffer: SIGTERM ends the tool in an endless storm, every record counted" {
+	stop_in_storm TERM --ringbuf
+}
+
+@test "channel: perf buffer: -d 1 ends the tool in an endless storm, every record counted" {
+	stop_in_storm duration
+}
+
+@test "channel: ring buffer: -d 1 ends the tool in an endless storm, every record counted" {
+	stop_in_storm duration --ringbuf
+}
+
+@test "channel: perf buffer: | head -1 ends the tool in an endless storm" {
+	head_in_storm
+}
+
+@test "channel: ring buffer: | head -1 ends the tool in an endless storm" {
+	head_in_storm --ringbuf
+}
+
+# sigterm_at_wait ARG...: run hello-buffer ARG... with a filter no event
+# passes and --latency 60000 under gdb, which sends SIGTERM when the loop
+# is about to wait: at the entry of epoll_wait() or epoll_pwait(), past the
+# loop's stop check. The wait must end at once, not after 60 s: the whole
+# run takes 10 s (times TIME_SCALE) at most.
+sigterm_at_wait() {
+	command -v gdb >/dev/null || skip "needs gdb to time the signal"
+	run timeout $((10 * TIME_SCALE)) gdb -q -batch -nx \
+		-ex 'set breakpoint pending on' \
+		-ex 'handle SIGTERM nostop noprint pass' \
+		-ex 'break epoll_wait' -ex 'break epoll_pwait' -ex run \
+		-ex delete -ex 'signal SIGTERM' \
+		--args "$BIN/hello-buffer" -c "$(unique_comm)" --latency 60000 "$@"
+	[ "$status" = 0 ] || {
+		echo "# gdb exit $status (124: still waiting after $((10 * TIME_SCALE)) s)" >&3
+		return 1
+	}
+	[[ $output == *"hello-buffer: 0 events, 0 lost"* ]]
+}
+
+@test "channel: perf buffer: SIGTERM just before the wait ends a 60 s --latency" {
+	sigterm_at_wait
+}
+
+@test "channel: ring buffer: SIGTERM just before the wait ends a 60 s --latency" {
+	sigterm_at_wait --ringbuf
+}
+
 @test "channel: a closed stdout ends the tool quietly" {
 	comm=$(unique_comm)
 	( "$BIN/hello-buffer" -c "$comm" 2>"$BATS_TEST_TMPDIR/err" | head -1 \

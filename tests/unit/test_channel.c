@@ -2,8 +2,8 @@
 /*
  * The event channel without a kernel: the perf record parser on synthetic
  * rings (samples, lost records, a record that wraps at the ring's end, a
- * sample's data 4 bytes past an 8-byte boundary), the merge of per-CPU
- * rings by record time and its loss accounting.
+ * sample's data 4 bytes past an 8-byte boundary, a stop during a pass), the
+ * merge of per-CPU rings by record time and its loss accounting.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -121,6 +121,34 @@ static void test_sample(void **state)
 	assert_int_equal(seen.size[0], 32 - 12);
 	assert_true(seen.first[0] == 0x1122334455667788ULL);
 	assert_string_equal(seen.text[0], "hello");
+}
+
+/* A stop set during a record ends the pass after it, the rest left unread. */
+static volatile sig_atomic_t stop_flag;
+
+static enum bpfkit_verdict on_record_then_stop(void *ctx, const void *data,
+					       size_t size)
+{
+	stop_flag = 1;
+	return on_record(ctx, data, size);
+}
+
+static void test_stop_ends_pass(void **state)
+{
+	__u64 first = put_sample(0, 1, "a");
+	__u64 end = first + put_sample(first, 2, "b");
+
+	stop_flag = 0;
+	sink.fn = on_record_then_stop;
+	sink.stop = &stop_flag;
+	assert_int_equal(read_one(0, end), first);
+	assert_int_equal(seen.n, 1);
+	assert_int_equal(sink.delivered, 1);
+	/* The next pass, the stop gone, reads on from there. */
+	stop_flag = 0;
+	sink.fn = on_record;
+	assert_int_equal(read_one(first, end), end);
+	assert_true(seen.n == 2 && seen.first[1] == 2);
 }
 
 static void test_lost(void **state)
@@ -305,6 +333,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup(test_sample, reset),
+		cmocka_unit_test_setup(test_stop_ends_pass, reset),
 		cmocka_unit_test_setup(test_lost, reset),
 		cmocka_unit_test_setup(test_wrap_at_ring_end, reset),
 		cmocka_unit_test_setup(test_wrap_after_header, reset),

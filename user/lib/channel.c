@@ -4,6 +4,7 @@
  * loss reports and its summary.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,14 +18,19 @@
 #include "diag.h"
 #include "output.h"
 
-#define DRAIN_ROUNDS 16
 /* Wake the reader at once when it was last woken this long ago. */
 #define WAKEUP_BUDGET_NS 1000000ULL
 /* A doorbell carries no records worth keeping: one page per CPU. */
 #define DOORBELL_PAGES 1
+#define PASS_NS \
+	10000000 /* a pass's length under load, so the loop comes back */
+#define PASS_CHECK 64 /* records between looks at the clock */
+#define SETTLE_NS 2000000 /* the drain's counts must hold still this long */
+#define DRAIN_IDLE_NS 100000000 /* and it gives up after so long in vain */
 
 struct bpfkit_channel {
 	struct bpfkit_channel_opts opts;
+	struct bpf_object_skeleton *skel; /* the programs that produce */
 	struct perf_buffer *pb; /* one of pb and rb is set */
 	struct perf_buffer *doorbells; /* with pb: wake the reader early */
 	struct ring_buffer *rb;
@@ -131,19 +137,25 @@ int bpfkit_channel_prepare(struct bpf_object *obj,
 	return err;
 }
 
-static void deliver(struct bpfkit_sink *sink, const void *data, size_t size)
+/* Hand a record to the tool; false once the pass must end. */
+static bool deliver(struct bpfkit_sink *sink, const void *data, size_t size)
 {
 	switch (sink->fn(sink->ctx, data, size)) {
 	case BPFKIT_UNREADABLE:
 		sink->unreadable++;
-		return;
+		break;
 	case BPFKIT_FILTERED:
 		sink->filtered++;
+		sink->delivered++;
 		break;
 	case BPFKIT_SHOWN:
+		sink->delivered++;
 		break;
 	}
-	sink->delivered++;
+	if (sink->stop && *sink->stop)
+		return false;
+	return !sink->pass_end_ns || sink->delivered % PASS_CHECK ||
+	       now_ns() < sink->pass_end_ns;
 }
 
 /* Copy LEN bytes from offset OFF of a RING of SIZE bytes, wrapping at its end. */
@@ -200,7 +212,7 @@ static bool next_sample(struct bpfkit_sink *sink, struct bpfkit_perf_cursor *c)
  * bytes past an 8-byte boundary: copy it out aligned (and whole, if it
  * wraps) before the tool reads its fields, then step past it.
  */
-static void deliver_sample(struct bpfkit_sink *sink,
+static bool deliver_sample(struct bpfkit_sink *sink,
 			   struct bpfkit_perf_cursor *c)
 {
 	static __u64 aligned[65536 / sizeof(__u64)];
@@ -214,10 +226,10 @@ static void deliver_sample(struct bpfkit_sink *sink,
 	ring_copy(aligned, c->ring, c->size, c->tail + PERF_SAMPLE_DATA_OFF,
 		  len);
 	c->tail += hdr.size;
-	deliver(sink, aligned, len);
+	return deliver(sink, aligned, len);
 }
 
-void bpfkit_perf_merge(struct bpfkit_sink *sink,
+bool bpfkit_perf_merge(struct bpfkit_sink *sink,
 		       struct bpfkit_perf_cursor *bufs, size_t n)
 {
 	struct bpfkit_perf_cursor *first;
@@ -233,8 +245,9 @@ void bpfkit_perf_merge(struct bpfkit_sink *sink,
 				first = &bufs[i];
 		}
 		if (!first)
-			return;
-		deliver_sample(sink, first);
+			return true;
+		if (!deliver_sample(sink, first))
+			return false;
 		first->ready = next_sample(sink, first);
 	}
 }
@@ -281,11 +294,28 @@ static int read_perf(struct bpfkit_channel *ch)
 	return 0;
 }
 
-/* Always 0: a non-zero return would end ring_buffer__poll() early. */
+/*
+ * libbpf's loop runs while new records come, which under a storm is for
+ * ever: a negative return ends it when the pass must end (libbpf has
+ * consumed the record by then).
+ */
 static int on_ring_record(void *ctx, void *data, size_t size)
 {
-	deliver(ctx, data, size);
-	return 0;
+	struct bpfkit_sink *sink = ctx;
+
+	return deliver(sink, data, size) ? 0 : -EAGAIN;
+}
+
+/* One pass over the ring: the records delivered, or -errno. */
+static int consume_ring(struct bpfkit_channel *ch)
+{
+	__u64 before = ch->sink.delivered;
+	int err;
+
+	err = ring_buffer__consume(ch->rb);
+	if (err < 0 && err != -EAGAIN)
+		return err;
+	return ch->sink.delivered - before;
 }
 
 /* Add every buffer of PB to the epoll set: any of them wakes the reader. */
@@ -347,10 +377,11 @@ static int open_perf(struct bpfkit_channel *ch, struct bpf_object *obj)
 }
 
 struct bpfkit_channel *
-bpfkit_channel_open(struct bpf_object *obj,
+bpfkit_channel_open(struct bpf_object_skeleton *skel,
 		    const struct bpfkit_channel_opts *opts, bpfkit_event_fn fn,
 		    void *ctx)
 {
+	struct bpf_object *obj = *skel->obj;
 	struct bpf_map *stats =
 		bpf_object__find_map_by_name(obj, "bpfkit_stats");
 	struct bpf_map *ring = bpf_object__find_map_by_name(obj, "bpfkit_ring");
@@ -366,6 +397,7 @@ bpfkit_channel_open(struct bpf_object *obj,
 		goto err_out;
 	}
 	ch->opts = *opts;
+	ch->skel = skel;
 	ch->sink.fn = fn;
 	ch->sink.ctx = ctx;
 	ch->stats_fd = bpf_map__fd(stats);
@@ -393,35 +425,67 @@ err_out:
 	return NULL;
 }
 
-/* Deliver every pending record now. */
+/* Start a pass of reading: it ends after PASS_NS, or on a stop. */
+static void begin_pass(struct bpfkit_channel *ch)
+{
+	ch->sink.pass_end_ns = now_ns() + PASS_NS;
+}
+
+/* Deliver the pending records now, in one pass. */
 static int flush(struct bpfkit_channel *ch)
 {
 	ch->last_flush_ns = now_ns();
+	begin_pass(ch);
 	if (ch->rb)
-		return ring_buffer__consume(ch->rb);
+		return consume_ring(ch);
 	return read_perf(ch);
 }
 
-/* Wait for a wakeup or a doorbell, then read the perf buffers. */
-static int poll_perf(struct bpfkit_channel *ch, int timeout_ms)
+/*
+ * Wait with SIGMASK, the signal mask from then on, so that a stop signal
+ * held back until the wait can end a long pass; return what the wait did.
+ */
+static int wait_for_records(int epoll_fd, struct epoll_event *events, int max,
+			    int timeout_ms, const sigset_t *sigmask)
 {
+	int n = epoll_pwait(epoll_fd, events, max, timeout_ms, sigmask);
+	int err = n < 0 ? -errno : n;
+
+	sigprocmask(SIG_SETMASK, sigmask, NULL);
+	return err;
+}
+
+/* Wait for a wakeup (perf: or a doorbell), then read the buffers. */
+static int wait_and_read(struct bpfkit_channel *ch, int timeout_ms,
+			 const sigset_t *sigmask)
+{
+	struct epoll_event ev;
 	int n, err;
 
-	n = epoll_wait(ch->epoll_fd, ch->events,
-		       ch->nbufs + perf_buffer__buffer_cnt(ch->doorbells),
-		       timeout_ms);
+	if (ch->rb) {
+		n = wait_for_records(ring_buffer__epoll_fd(ch->rb), &ev, 1,
+				     timeout_ms, sigmask);
+		begin_pass(ch);
+		return n > 0 ? consume_ring(ch) : n;
+	}
+	n = wait_for_records(ch->epoll_fd, ch->events,
+			     ch->nbufs + perf_buffer__buffer_cnt(ch->doorbells),
+			     timeout_ms, sigmask);
+	begin_pass(ch);
 	if (n <= 0)
-		return n < 0 ? -errno : 0;
+		return n;
 	err = read_perf(ch);
 	return err ? err : n;
 }
 
-int bpfkit_channel_poll(struct bpfkit_channel *ch, int timeout_ms)
+int bpfkit_channel_poll(struct bpfkit_channel *ch, int timeout_ms,
+			const sigset_t *sigmask,
+			const volatile sig_atomic_t *stop)
 {
 	int n;
 
-	n = ch->rb ? ring_buffer__poll(ch->rb, timeout_ms) :
-		     poll_perf(ch, timeout_ms);
+	ch->sink.stop = stop;
+	n = wait_and_read(ch, timeout_ms, sigmask);
 	if (n == -EINTR)
 		n = 0;
 	if (n < 0)
@@ -531,17 +595,90 @@ void bpfkit_channel_report_loss(struct bpfkit_channel *ch)
 	ch->reported = s;
 }
 
+static void *detach_link(void *slot)
+{
+	struct bpf_link **link = slot;
+
+	bpf_link__destroy(*link);
+	*link = NULL;
+	return NULL;
+}
+
+/*
+ * Detach every program of S at once: the release of a tracepoint's link
+ * waits for an RCU grace period of its own (tens of milliseconds, more on a
+ * busy machine), so one thread per link lets those waits overlap. A link
+ * whose thread cannot start is detached here.
+ */
+static void detach_all(struct bpf_object_skeleton *s)
+{
+	pthread_t *threads = calloc(s->prog_cnt, sizeof(*threads));
+	struct bpf_link **link;
+	int i, n = 0;
+
+	for (i = 0; i < s->prog_cnt; i++) {
+		link = s->progs[i].link;
+		if (!link || !*link)
+			continue;
+		if (threads &&
+		    !pthread_create(&threads[n], NULL, detach_link, link))
+			n++;
+		else
+			detach_link(link);
+	}
+	while (n--)
+		pthread_join(threads[n], NULL);
+	free(threads);
+}
+
+/* Wait NS nanoseconds, signals or not. */
+static void pause_ns(__u64 ns)
+{
+	struct timespec ts = { .tv_sec = ns / 1000000000,
+			       .tv_nsec = ns % 1000000000 };
+
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
 void bpfkit_channel_drain(struct bpfkit_channel *ch)
 {
-	struct bpfkit_channel_stats s;
-	int i;
+	struct bpfkit_channel_stats s, last = { 0 };
+	__u64 idle_ns = 0, detached_ns, late_produced = 0;
+	bool late = false;
 
-	/* Deliver what is still buffered until the counters add up. */
-	for (i = 0; i < DRAIN_ROUNDS; i++) {
-		flush(ch);
-		if (bpfkit_channel_stats(ch, &s) ||
-		    s.delivered + s.lost >= s.produced)
+	/*
+	 * Detach first, so nothing is produced after the counts are taken;
+	 * then deliver in passes until every record produced is delivered or
+	 * lost and the counts hold still for SETTLE_NS (a program that ran as
+	 * it was detached may still be on its way), or give up after
+	 * DRAIN_IDLE_NS without progress, or when records are still produced
+	 * that long after the detach (by a program on a link of the tool's
+	 * own, outside the skeleton).
+	 */
+	detach_all(ch->skel);
+	detached_ns = now_ns();
+	ch->sink.stop = NULL;
+	while (idle_ns < DRAIN_IDLE_NS) {
+		if (flush(ch) < 0 || bpfkit_channel_stats(ch, &s))
 			break;
+		if (now_ns() - detached_ns > DRAIN_IDLE_NS) {
+			if (late && s.produced != late_produced)
+				break;
+			late = true;
+			late_produced = s.produced;
+		}
+		if (s.delivered == last.delivered &&
+		    s.produced == last.produced && s.lost == last.lost) {
+			if (s.delivered + s.lost == s.produced &&
+			    idle_ns >= SETTLE_NS)
+				break;
+			pause_ns(SETTLE_NS);
+			idle_ns += SETTLE_NS;
+		} else {
+			idle_ns = 0;
+		}
+		last = s;
 	}
 	bpfkit_channel_report_loss(ch);
 }
@@ -566,7 +703,8 @@ void bpfkit_channel_summarize(struct bpfkit_channel *ch)
 		bpfkit_json_uint(&j, "produced", s.produced);
 		bpfkit_json_end(&j);
 	}
-	fflush(stdout);
+	if (bpfkit_output_flush())
+		return;
 	/* "N events, M lost (A buffer full, B staging full), F filtered" */
 	for (i = 0; i < NR_LOSS_REASONS; i++) {
 		if (lost_for(&s, i) && n < sizeof(why))

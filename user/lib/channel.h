@@ -5,13 +5,14 @@
  * which it reports as they happen and sums up at the end.
  *
  *	bpfkit_channel_prepare(obj, &rodata->bpfkit_channel_cfg, &opts);
- *	ch = bpfkit_channel_open(obj, &opts, fn, ctx);	after load
+ *	ch = bpfkit_channel_open(skel, &opts, fn, ctx);	after load
  *	bpfkit_run(ch, NULL);				poll until told to stop
  */
 #ifndef BPFKIT_CHANNEL_H
 #define BPFKIT_CHANNEL_H
 
 #include <stdbool.h>
+#include <signal.h>
 #include <stddef.h>
 #include <bpf/libbpf.h>
 #include "bpfkit/channel.h"
@@ -78,23 +79,40 @@ int bpfkit_channel_prepare(struct bpf_object *obj,
 			   struct bpfkit_channel_cfg *rodata,
 			   const struct bpfkit_channel_opts *opts);
 
-/* After load: start reading. Returns NULL and sets errno on failure. */
+/*
+ * After load: start reading the records of SKEL's programs, which the drain
+ * detaches. Returns NULL and sets errno on failure.
+ */
 struct bpfkit_channel *
-bpfkit_channel_open(struct bpf_object *obj,
+bpfkit_channel_open(struct bpf_object_skeleton *skel,
 		    const struct bpfkit_channel_opts *opts, bpfkit_event_fn fn,
 		    void *ctx);
 
-/* Wait up to TIMEOUT_MS for records and deliver them; flush when due. */
-int bpfkit_channel_poll(struct bpfkit_channel *ch, int timeout_ms);
+/*
+ * Wait up to TIMEOUT_MS for records with the signal mask SIGMASK (see
+ * epoll_pwait(2)), which stays from then on, and deliver them; flush when
+ * due. Each pass of reading ends after a few milliseconds, or at once when
+ * *STOP is set (by a signal handler, say), so that the caller comes back
+ * and a stop is seen however fast records come.
+ */
+int bpfkit_channel_poll(struct bpfkit_channel *ch, int timeout_ms,
+			const sigset_t *sigmask,
+			const volatile sig_atomic_t *stop);
 
-/* Current counts; after bpfkit_channel_drain(), delivered + lost == produced. */
+/*
+ * Current counts; after bpfkit_channel_drain(), delivered + lost ==
+ * produced.
+ */
 int bpfkit_channel_stats(struct bpfkit_channel *ch,
 			 struct bpfkit_channel_stats *stats);
 
 /* Report the records lost since the last report, if any. */
 void bpfkit_channel_report_loss(struct bpfkit_channel *ch);
 
-/* At the end: deliver what is still buffered, then report what was lost. */
+/*
+ * At the end: detach the programs, deliver every record they produced
+ * until the counts add up and hold still, then report what was lost.
+ */
 void bpfkit_channel_drain(struct bpfkit_channel *ch);
 
 /*
@@ -119,6 +137,8 @@ struct bpfkit_sink {
 	__u64 filtered; /* ...of which BPFKIT_FILTERED */
 	__u64 unreadable; /* records fn returned BPFKIT_UNREADABLE for */
 	__u64 perf_lost; /* sum of the perf buffer's PERF_RECORD_LOST counts */
+	const volatile sig_atomic_t *stop; /* if set and non-zero: end a pass */
+	__u64 pass_end_ns; /* if non-zero: end a pass past this CLOCK_MONOTONIC */
 };
 
 /* One perf buffer being read: its data pages and what is left to read. */
@@ -136,9 +156,11 @@ struct bpfkit_perf_cursor {
  * each one's tail to its head and hand every sample's data to the sink, in
  * the order of the times in their struct bpfkit_record headers (a sample
  * too short for one comes first), 8-byte aligned, even when a record wraps
- * past its ring's end; lost counts add up. Leaves each tail at its head.
+ * past its ring's end; lost counts add up. Leaves each tail at its head and
+ * returns true, or returns false as soon as the sink says the pass must end
+ * (each tail then past what was delivered).
  */
-void bpfkit_perf_merge(struct bpfkit_sink *sink,
+bool bpfkit_perf_merge(struct bpfkit_sink *sink,
 		       struct bpfkit_perf_cursor *bufs, size_t n);
 
 /* Sum NCPUS per-CPU counters of the BPF side with the sink's into STATS. */

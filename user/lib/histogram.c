@@ -398,15 +398,16 @@ int bpfkit_hist_report(struct bpfkit_hist_reader *r)
 	/* Cumulative counts include the earlier intervals' values. */
 	r->events = opts.cumulative ? events : r->events + events;
 	report_missed(r);
-	fflush(stdout);
-	return 0;
+	return bpfkit_output_flush();
 }
 
 static int tick(void *ctx)
 {
 	struct bpfkit_hist_reader *r = ctx;
 
-	bpfkit_hist_report(r);
+	/* A failed or closed stdout ends the run too. */
+	if (bpfkit_hist_report(r))
+		return 1;
 	r->done = opts.count && r->intervals >= opts.count;
 	return r->done;
 }
@@ -418,14 +419,18 @@ int bpfkit_hist_run(struct bpfkit_hist_reader *r)
 		.fn = tick,
 		.ctx = r,
 	};
-	int err;
+	int err, ret;
 
 	err = bpfkit_run(NULL, opts.interval ? &t : NULL);
 	/* As event tools do, stop quietly once the reader has gone. */
-	if (bpfkit_stdout_closed())
-		return 0;
-	if (!err && !r->done)
-		bpfkit_hist_report(r);
+	ret = bpfkit_check_stdout();
+	if (ret)
+		return ret < 0 ? ret : 0;
+	if (!err && !r->done) {
+		ret = bpfkit_hist_report(r);
+		if (ret)
+			return ret < 0 ? ret : 0;
+	}
 	/* Losses were reported as they happened; sum them up too. */
 	if (*r->missed)
 		bpfkit_error("%llu events, %llu lost",

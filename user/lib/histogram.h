@@ -98,7 +98,11 @@ struct bpfkit_hist_reader *bpfkit_hist_open(int map_fd,
 					    const struct bpfkit_hist_keys *keys,
 					    const volatile __u64 *missed);
 
-/* Print one interval: every key's histogram, then reset unless cumulative. */
+/*
+ * Print one interval: every key's histogram, then reset unless cumulative.
+ * Returns bpfkit_output_flush()'s verdict on stdout: 0, 1 (its reader has
+ * gone) or -errno (a write failed, reported).
+ */
 int bpfkit_hist_report(struct bpfkit_hist_reader *r);
 
 /*

@@ -3,10 +3,14 @@
  * The output format, header and time columns, kernel strings in columns and
  * a JSON Lines writer, all safe for arbitrary kernel bytes.
  */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
+#include "diag.h"
 #include "output.h"
 
 static struct bpfkit_output_opts opts;
@@ -36,6 +40,30 @@ static __u64 clock_ns(clockid_t clock)
 	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
 }
 
+int bpfkit_output_flush(void)
+{
+	static int failed;
+
+	if (failed)
+		return failed;
+	if (fflush(stdout))
+		failed = -errno;
+	else if (ferror(stdout))
+		failed = -EIO; /* an implicit flush failed; its errno is gone */
+	if (failed == -EPIPE) {
+		failed = 1;
+	} else if (failed) {
+		bpfkit_error("cannot write output: %s", strerror(-failed));
+	}
+	return failed;
+}
+
+static void flush_at_exit(void)
+{
+	if (bpfkit_output_flush() < 0)
+		_exit(BPFKIT_EXIT_FAIL);
+}
+
 /* bpf_ktime_get_ns() is CLOCK_MONOTONIC: convert it to the wall clock once. */
 void bpfkit_output_start(void)
 {
@@ -43,6 +71,7 @@ void bpfkit_output_start(void)
 		return;
 	start_ns = clock_ns(CLOCK_MONOTONIC);
 	wall_offset_ns = clock_ns(CLOCK_REALTIME) - start_ns;
+	atexit(flush_at_exit);
 }
 
 /* The kernel's time of REC, or now when there is no record. */

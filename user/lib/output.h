@@ -31,9 +31,18 @@ bool bpfkit_output_timed(void);
 
 /*
  * Remember when tracing started, for -t, and the wall clock's offset from
- * the kernel's monotonic clock, for -T; only the first call counts.
+ * the kernel's monotonic clock, for -T (only the first call counts), and
+ * check stdout once more at exit, for tools that print only then: see
+ * bpfkit_output_flush().
  */
 void bpfkit_output_start(void);
+
+/*
+ * Flush stdout. Returns 0; 1 once its reader has gone (EPIPE), which ends a
+ * tool quietly; or -errno once any other write failed (ENOSPC, EIO), which
+ * it reports in one line, once, and which ends the tool with status 1.
+ */
+int bpfkit_output_flush(void);
 
 /*
  * Print the -T/-t time headers, then FMT: the tool's own column names.

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /* The main loop: poll, tick, ask for loss reports, stop cleanly. */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <poll.h>
 #include <signal.h>
@@ -44,28 +45,43 @@ static __u64 now_ms(void)
 	return ts.tv_sec * 1000ULL + ts.tv_nsec / 1000000;
 }
 
-/* No SA_RESTART: a signal must interrupt the poll. */
-static void catch_signals(void)
+/*
+ * Catch the stop signals. STOPS is their set, WAITMASK the signal mask the
+ * loop waits with. SA_RESTART: a write blocked on a full pipe goes on after
+ * the signal, so no line is torn or dropped; the waits (epoll_pwait, ppoll)
+ * are never restarted, so the signal still ends them. SA_RESETHAND: the
+ * same signal once more ends a tool whose reader never reads, at once.
+ */
+static void catch_signals(sigset_t *stops, sigset_t *waitmask)
 {
-	struct sigaction sa = { .sa_handler = on_signal };
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+	struct sigaction sa = { .sa_handler = on_signal,
+				.sa_flags = SA_RESTART | SA_RESETHAND };
+	size_t i;
 
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
+	sigemptyset(stops);
+	sigprocmask(SIG_SETMASK, NULL, waitmask);
+	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
+		sigaddset(stops, sigs[i]);
+		sigdelset(waitmask, sigs[i]);
+		sigaction(sigs[i], &sa, NULL);
+	}
 	signal(SIGPIPE, SIG_IGN);
 }
 
 /*
- * stdout went away (e.g. `tool | head -1`): stop quietly. A pipe whose
- * reader has gone polls as POLLERR, so this is seen even before the next
- * write fails.
+ * Flush stdout: 1 when it went away (e.g. `tool | head -1`), which stops
+ * the loop quietly; -errno when a write failed otherwise (reported), which
+ * ends the tool. A pipe whose reader has gone polls as POLLERR, so this is
+ * seen even before the next write fails.
  */
-bool bpfkit_stdout_closed(void)
+int bpfkit_check_stdout(void)
 {
 	struct pollfd pfd = { .fd = STDOUT_FILENO };
+	int ret = bpfkit_output_flush();
 
-	if (fflush(stdout) && errno == EPIPE)
-		return true;
+	if (ret)
+		return ret;
 	return poll(&pfd, 1, 0) == 1 && (pfd.revents & POLLERR);
 }
 
@@ -73,26 +89,36 @@ int bpfkit_run(struct bpfkit_channel *ch, const struct bpfkit_tick *tick)
 {
 	__u64 start = now_ms(), now = start, next_tick = 0, next_loss = 0;
 	__u64 end = opts.duration ? start + (__u64)(opts.duration * 1000) : 0;
-	int err = 0;
+	sigset_t stops, waitmask, oldmask;
+	int err = 0, ret = 0;
 
-	catch_signals();
+	catch_signals(&stops, &waitmask);
 	bpfkit_output_start();
 	bpfkit_error("tracing; hit Ctrl-C to end");
 	if (tick)
 		next_tick = start + tick->interval_ms;
 	next_loss = start + LOSS_REPORT_MS;
 
-	while (!exiting) {
+	for (;;) {
 		__u64 wake = now + opts.wake_ms;
 		struct timespec ts;
 
+		/*
+		 * From the check to the wait a stop signal stays pending, and
+		 * the wait, which unblocks it, ends at once: it cannot slip in
+		 * between and leave the loop waiting a full --latency.
+		 */
+		sigprocmask(SIG_BLOCK, &stops, &oldmask);
+		if (exiting)
+			break;
 		if (tick && next_tick < wake)
 			wake = next_tick;
 		if (end && end < wake)
 			wake = end;
 		if (ch) {
 			err = bpfkit_channel_poll(ch,
-						  wake > now ? wake - now : 0);
+						  wake > now ? wake - now : 0,
+						  &waitmask, &exiting);
 			if (err < 0) {
 				bpfkit_fail("read events", err);
 				break;
@@ -101,7 +127,8 @@ int bpfkit_run(struct bpfkit_channel *ch, const struct bpfkit_tick *tick)
 		} else if (wake > now) {
 			ts.tv_sec = (wake - now) / 1000;
 			ts.tv_nsec = (wake - now) % 1000 * 1000000;
-			nanosleep(&ts, NULL);
+			ppoll(NULL, 0, &ts, &waitmask);
+			sigprocmask(SIG_SETMASK, &waitmask, NULL);
 		}
 		now = now_ms();
 		if (tick && now >= next_tick) {
@@ -113,17 +140,21 @@ int bpfkit_run(struct bpfkit_channel *ch, const struct bpfkit_tick *tick)
 			bpfkit_channel_report_loss(ch);
 			next_loss = now + LOSS_REPORT_MS;
 		}
-		if (bpfkit_stdout_closed())
-			return 0;
-		if (end && now >= end)
+		ret = bpfkit_check_stdout();
+		if (ret || (end && now >= end))
 			break;
 	}
 
-	if (ch) {
+	/*
+	 * Drain and sum up, unless stdout went away or failed; the signals
+	 * unblocked, so that a second one can end a drain that hangs.
+	 */
+	sigprocmask(SIG_SETMASK, &oldmask, NULL);
+	if (ch && !ret) {
 		bpfkit_channel_drain(ch);
-		if (bpfkit_stdout_closed())
-			return 0;
-		bpfkit_channel_summarize(ch);
+		if (!bpfkit_check_stdout())
+			bpfkit_channel_summarize(ch);
 	}
-	return err;
+	ret = bpfkit_output_flush();
+	return ret < 0 ? ret : err;
 }

@@ -38,7 +38,10 @@ void bpfkit_stop(void);
 /* True once a stop was requested. */
 bool bpfkit_stopping(void);
 
-/* True once stdout's reader has gone: nothing more is to be printed. */
-bool bpfkit_stdout_closed(void);
+/*
+ * Flush stdout: 0 when fine, 1 once its reader has gone (nothing more is to
+ * be printed), -errno once a write failed otherwise (reported).
+ */
+int bpfkit_check_stdout(void);
 
 #endif /* BPFKIT_RUN_H */

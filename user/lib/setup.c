@@ -126,7 +126,7 @@ static int open_channel(struct bpf_object_skeleton *s, bpfkit_event_fn fn,
 	bpfkit_output_start();
 	if (!fn)
 		return 0;
-	*ch = bpfkit_channel_open(*s->obj, &bpfkit_opts.channel, fn, ctx);
+	*ch = bpfkit_channel_open(s, &bpfkit_opts.channel, fn, ctx);
 	if (!*ch) {
 		err = -errno;
 		bpfkit_fail("open the event channel", err);
