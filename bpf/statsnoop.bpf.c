@@ -40,8 +40,7 @@ struct {
 	__type(value, struct statsnoop_event);
 } statsnoop_scratch SEC(".maps");
 
-static __always_inline int enter(__u64 path, __s32 dfd, __u32 flags,
-				 __u32 call)
+static __always_inline int enter(__u64 path, __s32 dfd, __u32 flags, __u32 call)
 {
 	struct stat_args a = { path, dfd, flags, call };
 	__u32 tid = bpf_get_current_pid_tgid();
@@ -132,8 +131,7 @@ int fstatat64_enter(struct trace_event_raw_sys_enter *ctx)
 SEC("tracepoint/syscalls/sys_enter_statx")
 int statx_enter(struct trace_event_raw_sys_enter *ctx)
 {
-	return enter(ctx->args[1], ctx->args[0], ctx->args[2],
-		     STATSNOOP_STATX);
+	return enter(ctx->args[1], ctx->args[0], ctx->args[2], STATSNOOP_STATX);
 }
 
 SEC("tracepoint/syscalls/sys_exit_newstat")

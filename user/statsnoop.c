@@ -124,8 +124,8 @@ static int choose_programs(struct statsnoop_bpf *skel)
 {
 	bool found = false;
 
-	found |= bpfkit_syscall_tp_autoload(skel->progs.newstat_enter,
-					    skel->progs.newstat_exit, "newstat");
+	found |= bpfkit_syscall_tp_autoload(
+		skel->progs.newstat_enter, skel->progs.newstat_exit, "newstat");
 	found |= bpfkit_syscall_tp_autoload(skel->progs.stat_enter,
 					    skel->progs.stat_exit, "stat");
 	found |= bpfkit_syscall_tp_autoload(skel->progs.newlstat_enter,
