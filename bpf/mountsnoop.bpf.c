@@ -151,17 +151,17 @@ out:
  * the arguments its syscall has: the kernel refuses to attach a program
  * that reads past the end of its tracepoint's record.
  */
-#define MOUNT_CALL(name, call, ...)                                    \
-	SEC("tracepoint/syscalls/sys_enter_" #name)                   \
-	int name##_enter(struct trace_event_raw_sys_enter *ctx)       \
-	{                                                              \
-		struct mount_args a = { { __VA_ARGS__ }, call };       \
-		return enter(&a);                                      \
-	}                                                              \
-	SEC("tracepoint/syscalls/sys_exit_" #name)                    \
-	int name##_exit(struct trace_event_raw_sys_exit *ctx)         \
-	{                                                              \
-		return leave(ctx, ctx->ret);                           \
+#define MOUNT_CALL(name, call, ...)                              \
+	SEC("tracepoint/syscalls/sys_enter_" #name)              \
+	int name##_enter(struct trace_event_raw_sys_enter *ctx)  \
+	{                                                        \
+		struct mount_args a = { { __VA_ARGS__ }, call }; \
+		return enter(&a);                                \
+	}                                                        \
+	SEC("tracepoint/syscalls/sys_exit_" #name)               \
+	int name##_exit(struct trace_event_raw_sys_exit *ctx)    \
+	{                                                        \
+		return leave(ctx, ctx->ret);                     \
 	}
 
 #define ARGS2 ctx->args[0], ctx->args[1]

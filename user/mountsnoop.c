@@ -54,9 +54,12 @@ static const struct bpfkit_tool tool = {
 };
 
 static const char *const call_names[MOUNTSNOOP_CALLS] = {
-	[MOUNTSNOOP_MOUNT] = "mount",	    [MOUNTSNOOP_UMOUNT] = "umount2",
-	[MOUNTSNOOP_FSOPEN] = "fsopen",	    [MOUNTSNOOP_FSCONFIG] = "fsconfig",
-	[MOUNTSNOOP_FSMOUNT] = "fsmount",   [MOUNTSNOOP_MOVE_MOUNT] = "move_mount",
+	[MOUNTSNOOP_MOUNT] = "mount",
+	[MOUNTSNOOP_UMOUNT] = "umount2",
+	[MOUNTSNOOP_FSOPEN] = "fsopen",
+	[MOUNTSNOOP_FSCONFIG] = "fsconfig",
+	[MOUNTSNOOP_FSMOUNT] = "fsmount",
+	[MOUNTSNOOP_MOVE_MOUNT] = "move_mount",
 	[MOUNTSNOOP_OPEN_TREE] = "open_tree",
 };
 
@@ -65,22 +68,32 @@ struct bit_name {
 	const char *name;
 };
 
-#define BIT(x) { x, #x }
+#define BIT(x)        \
+	{             \
+		x, #x \
+	}
 
 static const struct bit_name mount_flags[] = {
-	BIT(MS_RDONLY),	    BIT(MS_NOSUID),	 BIT(MS_NODEV),
-	BIT(MS_NOEXEC),	    BIT(MS_SYNCHRONOUS), BIT(MS_REMOUNT),
-	BIT(MS_MANDLOCK),   BIT(MS_DIRSYNC),	 BIT(MS_NOSYMFOLLOW),
-	BIT(MS_NOATIME),    BIT(MS_NODIRATIME),	 BIT(MS_BIND),
-	BIT(MS_MOVE),	    BIT(MS_REC),	 BIT(MS_SILENT),
-	BIT(MS_POSIXACL),   BIT(MS_UNBINDABLE),	 BIT(MS_PRIVATE),
-	BIT(MS_SLAVE),	    BIT(MS_SHARED),	 BIT(MS_RELATIME),
-	BIT(MS_KERNMOUNT),  BIT(MS_I_VERSION),	 BIT(MS_STRICTATIME),
-	BIT(MS_LAZYTIME),   {},
+	BIT(MS_RDONLY),	     BIT(MS_NOSUID),
+	BIT(MS_NODEV),	     BIT(MS_NOEXEC),
+	BIT(MS_SYNCHRONOUS), BIT(MS_REMOUNT),
+	BIT(MS_MANDLOCK),    BIT(MS_DIRSYNC),
+	BIT(MS_NOSYMFOLLOW), BIT(MS_NOATIME),
+	BIT(MS_NODIRATIME),  BIT(MS_BIND),
+	BIT(MS_MOVE),	     BIT(MS_REC),
+	BIT(MS_SILENT),	     BIT(MS_POSIXACL),
+	BIT(MS_UNBINDABLE),  BIT(MS_PRIVATE),
+	BIT(MS_SLAVE),	     BIT(MS_SHARED),
+	BIT(MS_RELATIME),    BIT(MS_KERNMOUNT),
+	BIT(MS_I_VERSION),   BIT(MS_STRICTATIME),
+	BIT(MS_LAZYTIME),    {},
 };
 
 static const struct bit_name umount_flags[] = {
-	BIT(MNT_FORCE), BIT(MNT_DETACH), BIT(MNT_EXPIRE), BIT(UMOUNT_NOFOLLOW),
+	BIT(MNT_FORCE),
+	BIT(MNT_DETACH),
+	BIT(MNT_EXPIRE),
+	BIT(UMOUNT_NOFOLLOW),
 	{},
 };
 
@@ -89,10 +102,10 @@ static const struct bit_name fsopen_flags[] = { BIT(FSOPEN_CLOEXEC), {} };
 static const struct bit_name fsmount_flags[] = { BIT(FSMOUNT_CLOEXEC), {} };
 
 static const struct bit_name mount_attrs[] = {
-	BIT(MOUNT_ATTR_RDONLY),	    BIT(MOUNT_ATTR_NOSUID),
-	BIT(MOUNT_ATTR_NODEV),	    BIT(MOUNT_ATTR_NOEXEC),
-	BIT(MOUNT_ATTR_NOATIME),    BIT(MOUNT_ATTR_STRICTATIME),
-	BIT(MOUNT_ATTR_NODIRATIME), BIT(MOUNT_ATTR_IDMAP),
+	BIT(MOUNT_ATTR_RDONLY),	     BIT(MOUNT_ATTR_NOSUID),
+	BIT(MOUNT_ATTR_NODEV),	     BIT(MOUNT_ATTR_NOEXEC),
+	BIT(MOUNT_ATTR_NOATIME),     BIT(MOUNT_ATTR_STRICTATIME),
+	BIT(MOUNT_ATTR_NODIRATIME),  BIT(MOUNT_ATTR_IDMAP),
 	BIT(MOUNT_ATTR_NOSYMFOLLOW), {},
 };
 
@@ -104,9 +117,12 @@ static const struct bit_name move_mount_flags[] = {
 };
 
 static const struct bit_name open_tree_flags[] = {
-	BIT(OPEN_TREE_CLONE),	  BIT(OPEN_TREE_CLOEXEC),
-	BIT(AT_SYMLINK_NOFOLLOW), BIT(AT_NO_AUTOMOUNT),
-	BIT(AT_EMPTY_PATH),	  BIT(AT_RECURSIVE),
+	BIT(OPEN_TREE_CLONE),
+	BIT(OPEN_TREE_CLOEXEC),
+	BIT(AT_SYMLINK_NOFOLLOW),
+	BIT(AT_NO_AUTOMOUNT),
+	BIT(AT_EMPTY_PATH),
+	BIT(AT_RECURSIVE),
 	{},
 };
 
@@ -146,8 +162,7 @@ static void decode_bits(const struct bit_name *names, __u64 flags, char *buf,
 }
 
 /* The flags' names, by call; false when the call has no flags. */
-static bool flag_names(const struct mountsnoop_event *e, char *buf,
-		       size_t len)
+static bool flag_names(const struct mountsnoop_event *e, char *buf, size_t len)
 {
 	static const struct bit_name *const tables[MOUNTSNOOP_CALLS] = {
 		[MOUNTSNOOP_MOUNT] = mount_flags,
@@ -355,9 +370,8 @@ static int choose_programs(struct mountsnoop_bpf *skel)
 	size_t i;
 
 	for (i = 0; i < sizeof(calls) / sizeof(calls[0]); i++)
-		found |= bpfkit_syscall_tp_autoload(calls[i].enter,
-						    calls[i].exit,
-						    calls[i].name);
+		found |= bpfkit_syscall_tp_autoload(
+			calls[i].enter, calls[i].exit, calls[i].name);
 	if (!found) {
 		bpfkit_error(
 			"this kernel has no syscalls:sys_enter_mount tracepoint (CONFIG_FTRACE_SYSCALLS)");

@@ -35,8 +35,8 @@ int main(int argc, char **argv)
 	}
 	printf("%d\n", getpid());
 
-	report("mount", mount("bk-src", dir, "tmpfs", MS_NOSUID | MS_NODEV,
-			      "size=1m"));
+	report("mount",
+	       mount("bk-src", dir, "tmpfs", MS_NOSUID | MS_NODEV, "size=1m"));
 	report("umount2", umount2(dir, 0));
 	report("mount", mount("bk-src", dir, "tmpfs", 0, "size=bogus"));
 
@@ -44,8 +44,8 @@ int main(int argc, char **argv)
 	report("fsconfig", fsconfig(fs, FSCONFIG_SET_STRING, "size", "1m", 0));
 	report("fsconfig", fsconfig(fs, FSCONFIG_CMD_CREATE, NULL, NULL, 0));
 	mnt = report("fsmount", fsmount(fs, FSMOUNT_CLOEXEC, MOUNT_ATTR_NODEV));
-	report("move_mount", move_mount(mnt, "", AT_FDCWD, dir,
-					MOVE_MOUNT_F_EMPTY_PATH));
+	report("move_mount",
+	       move_mount(mnt, "", AT_FDCWD, dir, MOVE_MOUNT_F_EMPTY_PATH));
 	report("umount2", umount2(dir, MNT_DETACH));
 	return 0;
 }

@@ -63,7 +63,7 @@ $((fs + 1)) fsmount($fs, FSMOUNT_CLOEXEC, MOUNT_ATTR_NODEV)
 	wait_for "$OUT" '"EINVAL"' 5
 	stop_tool
 	jq -es --argjson p "$PID" --arg c "$COMM" --arg d "$DIR" '
-		map(select(.type == null)) | length == 1 and
+		map(select(has("pid"))) | length == 1 and
 		(.[0] | .pid == $p and .tid == $p and .uid == 0 and
 			.comm == $c and .syscall == "mount" and .ret == -1 and
 			.errno == 22 and .error == "EINVAL" and .flags == 0 and
