@@ -48,7 +48,8 @@ int bind_enter(struct trace_event_raw_sys_enter *ctx)
 	/* A sockaddr_in at the end of a mapping has no room for an in6's bytes. */
 	if (bpf_probe_read_user(a.addr, ADDR_LEN, addr))
 		bpf_probe_read_user(a.addr, sizeof(struct sockaddr_in), addr);
-	bpf_map_update_elem(&bindsnoop_args, &tid, &a, BPF_ANY);
+	if (bpf_map_update_elem(&bindsnoop_args, &tid, &a, BPF_ANY))
+		bpfkit_drop(BPFKIT_STAGING_FULL);
 	return 0;
 }
 
@@ -124,7 +125,7 @@ int bind_exit(struct trace_event_raw_sys_exit *ctx)
 	sock = fd_socket(a->fd);
 	if (sock)
 		read_socket(&e, sock);
-	bpfkit_emit(ctx, &e, sizeof(e));
+	bpfkit_emit(ctx, &e.rec, sizeof(e));
 out:
 	bpf_map_delete_elem(&bindsnoop_args, &tid);
 	return 0;

@@ -49,7 +49,8 @@ static __always_inline int enter(const struct mount_args *a)
 
 	if (!bpfkit_selected())
 		return 0;
-	bpf_map_update_elem(&mountsnoop_args, &tid, a, BPF_ANY);
+	if (bpf_map_update_elem(&mountsnoop_args, &tid, a, BPF_ANY))
+		bpfkit_drop(BPFKIT_STAGING_FULL);
 	return 0;
 }
 
@@ -127,9 +128,13 @@ static __always_inline int leave(void *ctx, long ret)
 	a = bpf_map_lookup_elem(&mountsnoop_args, &tid);
 	if (!a)
 		return 0;
-	e = bpf_map_lookup_elem(&mountsnoop_scratch, &zero);
-	if (!e || (failed_only && ret >= 0))
+	if (failed_only && ret >= 0)
 		goto out;
+	e = bpf_map_lookup_elem(&mountsnoop_scratch, &zero);
+	if (!e) {
+		bpfkit_drop(BPFKIT_READ_FAILED);
+		goto out;
+	}
 
 	task = (struct task_struct *)bpf_get_current_task();
 	e->pid = pid_tgid >> 32;
@@ -140,7 +145,7 @@ static __always_inline int leave(void *ctx, long ret)
 	e->call = a->call;
 	bpf_get_current_comm(e->comm, sizeof(e->comm));
 	fill_args(e, a);
-	bpfkit_emit(ctx, e, sizeof(*e));
+	bpfkit_emit(ctx, &e->rec, sizeof(*e));
 out:
 	bpf_map_delete_elem(&mountsnoop_args, &tid);
 	return 0;

@@ -171,6 +171,6 @@ int mark_victim(struct trace_event_raw_mark_victim *ctx)
 		if (task)
 			fill_from_task(&e, task);
 	}
-	bpfkit_emit(ctx, &e, sizeof(e));
+	bpfkit_emit(ctx, &e.rec, sizeof(e));
 	return 0;
 }

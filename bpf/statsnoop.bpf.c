@@ -47,7 +47,8 @@ static __always_inline int enter(__u64 path, __s32 dfd, __u32 flags, __u32 call)
 
 	if (!bpfkit_selected())
 		return 0;
-	bpf_map_update_elem(&statsnoop_args, &tid, &a, BPF_ANY);
+	if (bpf_map_update_elem(&statsnoop_args, &tid, &a, BPF_ANY))
+		bpfkit_drop(BPFKIT_STAGING_FULL);
 	return 0;
 }
 
@@ -62,9 +63,13 @@ static __always_inline int leave(void *ctx, long ret)
 	a = bpf_map_lookup_elem(&statsnoop_args, &tid);
 	if (!a)
 		return 0;
-	e = bpf_map_lookup_elem(&statsnoop_scratch, &zero);
-	if (!e || (failed_only && ret >= 0))
+	if (failed_only && ret >= 0)
 		goto out;
+	e = bpf_map_lookup_elem(&statsnoop_scratch, &zero);
+	if (!e) {
+		bpfkit_drop(BPFKIT_READ_FAILED);
+		goto out;
+	}
 
 	e->pid = pid_tgid >> 32;
 	e->tid = tid;
@@ -84,7 +89,7 @@ static __always_inline int leave(void *ctx, long ret)
 		len = STATSNOOP_PATH_MAX;
 
 	/* Send the header and the path's bytes only. */
-	bpfkit_emit(ctx, e, offsetof(struct statsnoop_event, path) + len);
+	bpfkit_emit(ctx, &e->rec, offsetof(struct statsnoop_event, path) + len);
 out:
 	bpf_map_delete_elem(&statsnoop_args, &tid);
 	return 0;

@@ -3,7 +3,7 @@
 #ifndef BINDSNOOP_H
 #define BINDSNOOP_H
 
-#include "bpfkit/types.h"
+#include "bpfkit/channel.h"
 
 /* What the socket said at bind time (bindsnoop_event.opts). */
 enum bindsnoop_opt {
@@ -14,6 +14,7 @@ enum bindsnoop_opt {
 };
 
 struct bindsnoop_event {
+	struct bpfkit_record rec; /* first: the time it was sent */
 	__u32 pid;
 	__u32 tid;
 	__u32 uid;

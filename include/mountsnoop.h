@@ -3,7 +3,7 @@
 #ifndef MOUNTSNOOP_H
 #define MOUNTSNOOP_H
 
-#include "bpfkit/types.h"
+#include "bpfkit/channel.h"
 
 #define MOUNTSNOOP_PATH_MAX 1024
 #define MOUNTSNOOP_NAME_MAX 64
@@ -34,6 +34,7 @@ enum mountsnoop_call {
  *	open_tree(fd, source, flags)
  */
 struct mountsnoop_event {
+	struct bpfkit_record rec; /* first: the time it was sent */
 	__u32 pid;
 	__u32 tid;
 	__u32 uid;

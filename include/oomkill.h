@@ -3,7 +3,7 @@
 #ifndef OOMKILL_H
 #define OOMKILL_H
 
-#include "bpfkit/types.h"
+#include "bpfkit/channel.h"
 
 /* Which of the victim's fields the record holds (oomkill_event.known). */
 enum oomkill_known {
@@ -16,6 +16,7 @@ enum oomkill_known {
 };
 
 struct oomkill_event {
+	struct bpfkit_record rec; /* first: the time it was sent */
 	__u32 pid; /* the victim, as oom:mark_victim names it */
 	__u32 uid;
 	__u64 total_vm_kb;

@@ -3,7 +3,7 @@
 #ifndef STATSNOOP_H
 #define STATSNOOP_H
 
-#include "bpfkit/types.h"
+#include "bpfkit/channel.h"
 
 #define STATSNOOP_PATH_MAX 4096
 
@@ -18,6 +18,7 @@ enum statsnoop_call {
 
 /* Sent with only as many path bytes as the path has, NUL included. */
 struct statsnoop_event {
+	struct bpfkit_record rec; /* first: the time it was sent */
 	__u32 pid;
 	__u32 tid;
 	__u32 uid;

@@ -121,7 +121,7 @@ static void print_json(const struct bindsnoop_event *e, const char *addr)
 	char fam[16], proto[16];
 	struct bpfkit_json j;
 
-	bpfkit_json_begin(&j, stdout);
+	bpfkit_json_begin(&j, stdout, &e->rec);
 	bpfkit_json_int(&j, "pid", e->pid);
 	bpfkit_json_int(&j, "tid", e->tid);
 	bpfkit_json_int(&j, "uid", e->uid);
@@ -153,25 +153,25 @@ static void print_json(const struct bindsnoop_event *e, const char *addr)
 	bpfkit_json_end(&j);
 }
 
-static void print_event(void *ctx, const void *data, size_t size)
+static enum bpfkit_verdict print_event(void *ctx, const void *data, size_t size)
 {
 	const struct bindsnoop_event *e = data;
 	char addr[INET6_ADDRSTRLEN] = "-", proto[16], opts[OPTS_W + 1] = "-";
 
 	/* Records come whole; perf may pad the end. */
 	if (size < sizeof(*e))
-		return;
+		return BPFKIT_UNREADABLE;
 	if (is_inet(e))
 		inet_ntop(e->family, e->addr, addr, sizeof(addr));
 	if (bpfkit_output_json()) {
 		print_json(e, addr);
-		return;
+		return BPFKIT_SHOWN;
 	}
 	if (e->opts & BINDSNOOP_SOCKET)
 		snprintf(opts, sizeof(opts), "%c%c",
 			 e->opts & BINDSNOOP_REUSEADDR ? 'R' : '.',
 			 e->opts & BINDSNOOP_REUSEPORT ? 'r' : '.');
-	bpfkit_print_time();
+	bpfkit_print_time(&e->rec);
 	printf("%-*u ", PID_W, e->pid);
 	bpfkit_print_str(e->comm, sizeof(e->comm), COMM_W);
 	printf("%-*s %-*s %-*s ", RET_W, error_name(e->ret), PROTO_W,
@@ -185,6 +185,7 @@ static void print_event(void *ctx, const void *data, size_t size)
 		       addr);
 	else
 		printf("%*s -\n", PORT_W, "-");
+	return BPFKIT_SHOWN;
 }
 
 int main(int argc, char **argv)

@@ -268,7 +268,7 @@ static void print_json(const struct mountsnoop_event *e, const char *flags)
 {
 	struct bpfkit_json j;
 
-	bpfkit_json_begin(&j, stdout);
+	bpfkit_json_begin(&j, stdout, &e->rec);
 	bpfkit_json_int(&j, "pid", e->pid);
 	bpfkit_json_int(&j, "tid", e->tid);
 	bpfkit_json_int(&j, "uid", e->uid);
@@ -321,7 +321,7 @@ static void print_json(const struct mountsnoop_event *e, const char *flags)
 	bpfkit_json_end(&j);
 }
 
-static void print_event(void *ctx, const void *data, size_t size)
+static enum bpfkit_verdict print_event(void *ctx, const void *data, size_t size)
 {
 	const struct mountsnoop_event *e = data;
 	char flags[FLAGS_LEN], ret[16];
@@ -329,22 +329,23 @@ static void print_event(void *ctx, const void *data, size_t size)
 
 	/* Records come whole; perf may pad the end. */
 	if (size < sizeof(*e) || e->call >= MOUNTSNOOP_CALLS)
-		return;
+		return BPFKIT_UNREADABLE;
 	has_flags = flag_names(e, flags, sizeof(flags));
 	if (bpfkit_output_json()) {
 		print_json(e, has_flags ? flags : NULL);
-		return;
+		return BPFKIT_SHOWN;
 	}
 	if (e->ret >= 0)
 		snprintf(ret, sizeof(ret), "%d", e->ret);
 	else
 		snprintf(ret, sizeof(ret), "%s", error_name(e->ret));
-	bpfkit_print_time();
+	bpfkit_print_time(&e->rec);
 	printf("%-*u ", PID_W, e->pid);
 	bpfkit_print_str(e->comm, sizeof(e->comm), COMM_W);
 	printf("%-*u %-*s ", NS_W, e->mnt_ns, RET_W, ret);
 	print_call(e, flags);
 	putchar('\n');
+	return BPFKIT_SHOWN;
 }
 
 /* Load only the calls this kernel has; fail when it has none. */

@@ -43,7 +43,7 @@ static void print_json(const struct oomkill_event *e)
 {
 	struct bpfkit_json j;
 
-	bpfkit_json_begin(&j, stdout);
+	bpfkit_json_begin(&j, stdout, &e->rec);
 	bpfkit_json_int(&j, "pid", e->pid);
 	if (e->known & OOMKILL_COMM)
 		bpfkit_json_str(&j, "comm", e->comm, sizeof(e->comm));
@@ -65,18 +65,18 @@ static void print_json(const struct oomkill_event *e)
 	bpfkit_json_end(&j);
 }
 
-static void print_event(void *ctx, const void *data, size_t size)
+static enum bpfkit_verdict print_event(void *ctx, const void *data, size_t size)
 {
 	const struct oomkill_event *e = data;
 
 	/* Records come whole; perf may pad the end. */
 	if (size < sizeof(*e))
-		return;
+		return BPFKIT_UNREADABLE;
 	if (bpfkit_output_json()) {
 		print_json(e);
-		return;
+		return BPFKIT_SHOWN;
 	}
-	bpfkit_print_time();
+	bpfkit_print_time(&e->rec);
 	printf("%-*u ", PID_W, e->pid);
 	bpfkit_print_str(e->known & OOMKILL_COMM ? e->comm : "-",
 			 sizeof(e->comm), COMM_W);
@@ -99,6 +99,7 @@ static void print_event(void *ctx, const void *data, size_t size)
 	bpfkit_col_escape(stdout, e->trigger_comm, sizeof(e->trigger_comm),
 			  false);
 	putchar('\n');
+	return BPFKIT_SHOWN;
 }
 
 /*

@@ -73,7 +73,7 @@ static void print_json(const struct statsnoop_event *e, size_t path_len)
 {
 	struct bpfkit_json j;
 
-	bpfkit_json_begin(&j, stdout);
+	bpfkit_json_begin(&j, stdout, &e->rec);
 	bpfkit_json_int(&j, "pid", e->pid);
 	bpfkit_json_int(&j, "tid", e->tid);
 	bpfkit_json_int(&j, "uid", e->uid);
@@ -90,7 +90,7 @@ static void print_json(const struct statsnoop_event *e, size_t path_len)
 	bpfkit_json_end(&j);
 }
 
-static void print_event(void *ctx, const void *data, size_t size)
+static enum bpfkit_verdict print_event(void *ctx, const void *data, size_t size)
 {
 	const size_t head = offsetof(struct statsnoop_event, path);
 	const struct statsnoop_event *e = data;
@@ -98,15 +98,15 @@ static void print_event(void *ctx, const void *data, size_t size)
 
 	/* Accept a header and any part of the path; perf may pad the end. */
 	if (size <= head)
-		return;
+		return BPFKIT_UNREADABLE;
 	path_len = size - head < STATSNOOP_PATH_MAX ? size - head :
 						      STATSNOOP_PATH_MAX;
 	path_len = strnlen(e->path, path_len);
 	if (bpfkit_output_json()) {
 		print_json(e, path_len);
-		return;
+		return BPFKIT_SHOWN;
 	}
-	bpfkit_print_time();
+	bpfkit_print_time(&e->rec);
 	printf("%-*u ", PID_W, e->pid);
 	bpfkit_print_str(e->comm, sizeof(e->comm), COMM_W);
 	printf("%*d %-*s %-*s ", RET_W, e->ret < 0 ? -1 : e->ret, ERR_W,
@@ -117,6 +117,7 @@ static void print_event(void *ctx, const void *data, size_t size)
 	else
 		bpfkit_col_escape(stdout, e->path, path_len, false);
 	putchar('\n');
+	return BPFKIT_SHOWN;
 }
 
 /* Load only the stat calls this kernel has; fail when it has none. */
