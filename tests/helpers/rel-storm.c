@@ -15,6 +15,9 @@
  *	import	pass USDT probes named as CPython's import probes
  *		(pyimport --python THIS_PROGRAM traces them)
  *	io	read PROG's first 4 KiB with O_DIRECT: one block I/O each
+ *	stat	stat(2) /dev/null
+ *	bind	bind a UDP socket to 127.0.0.1, port 0, and close it
+ *	mount	a mount(2) that fails (ENOENT: no target), changing nothing
  *	mix	one of each (exec only when PROG is given)
  *
  * Run as "COMM exit" (argv[1] == "exit") it exits at once: the exec target.
@@ -28,7 +31,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/mount.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/sdt.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -125,6 +133,30 @@ static void do_io(void)
 	close(fd);
 }
 
+static void do_stat(void)
+{
+	struct stat st;
+
+	stat("/dev/null", &st);
+}
+
+static void do_bind(void)
+{
+	struct sockaddr_in sin = { .sin_family = AF_INET };
+	int fd = socket(AF_INET, SOCK_DGRAM, 0);
+
+	if (fd < 0)
+		return;
+	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	bind(fd, (struct sockaddr *)&sin, sizeof(sin));
+	close(fd);
+}
+
+static void do_mount(void)
+{
+	mount("none", "", "tmpfs", 0, NULL);
+}
+
 static void do_mix(void)
 {
 	if (prog)
@@ -136,6 +168,9 @@ static void do_mix(void)
 	do_resolve();
 	do_readline();
 	do_import();
+	do_stat();
+	do_bind();
+	do_mount();
 }
 
 static const struct {
@@ -147,6 +182,8 @@ static const struct {
 	{ "syscall", do_syscall }, { "mix", do_mix },
 	{ "resolve", do_resolve }, { "readline", do_readline },
 	{ "import", do_import },   { "io", do_io },
+	{ "stat", do_stat },	   { "bind", do_bind },
+	{ "mount", do_mount },
 };
 
 static void *worker(void *unused)
@@ -189,7 +226,7 @@ int main(int argc, char **argv)
 	prog = argc > 3 ? argv[3] : NULL;
 	if (!fn || ((fn == do_exec || fn == do_io) && !prog)) {
 		fprintf(stderr,
-			"usage: rel-storm exec|open|exit|signal|syscall|mix|resolve|readline|import|io COMM [PROG] <COUNTS\n");
+			"usage: rel-storm exec|open|exit|signal|syscall|mix|resolve|readline|import|io|stat|bind|mount COMM [PROG] <COUNTS\n");
 		return 2;
 	}
 

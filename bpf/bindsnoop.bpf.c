@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bindsnoop: copy each bind(2)'s address at syscall entry; at exit, read
+ * the socket behind the fd (CO-RE) for its protocol, its SO_REUSEADDR and
+ * SO_REUSEPORT settings and the port it got, and send it all with the
+ * result.
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_core_read.h>
+#include <bpf/bpf_endian.h>
+#include "bpfkit/channel.bpf.h"
+#include "bpfkit/filter.bpf.h"
+#include "bindsnoop.h"
+
+char LICENSE[] SEC("license") = "GPL";
+
+#define AF_INET 2
+#define AF_INET6 10
+/* The bytes of a sockaddr_in6, the longest address read. */
+#define ADDR_LEN 28
+
+/* Send failed binds only (-x). */
+const volatile bool failed_only;
+
+/* A bind in flight, by thread id. */
+struct bind_args {
+	__s32 fd;
+	__u8 addr[ADDR_LEN];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 10240);
+	__type(key, __u32);
+	__type(value, struct bind_args);
+} bindsnoop_args SEC(".maps");
+
+SEC("tracepoint/syscalls/sys_enter_bind")
+int bind_enter(struct trace_event_raw_sys_enter *ctx)
+{
+	__u32 tid = bpf_get_current_pid_tgid();
+	struct bind_args a = { .fd = ctx->args[0] };
+	const void *addr = (const void *)ctx->args[1];
+
+	if (!bpfkit_selected())
+		return 0;
+	/* A sockaddr_in at the end of a mapping has no room for an in6's bytes. */
+	if (bpf_probe_read_user(a.addr, ADDR_LEN, addr))
+		bpf_probe_read_user(a.addr, sizeof(struct sockaddr_in), addr);
+	if (bpf_map_update_elem(&bindsnoop_args, &tid, &a, BPF_ANY))
+		bpfkit_drop(BPFKIT_STAGING_FULL);
+	return 0;
+}
+
+/* The socket behind FD in the current task, or NULL. */
+static __always_inline struct socket *fd_socket(int fd)
+{
+	struct task_struct *task = (void *)bpf_get_current_task();
+	struct file **fds, *file;
+	struct socket *sock;
+
+	if (fd < 0 || fd >= BPF_CORE_READ(task, files, fdt, max_fds))
+		return NULL;
+	fds = BPF_CORE_READ(task, files, fdt, fd);
+	if (bpf_probe_read_kernel(&file, sizeof(file), &fds[fd]) || !file)
+		return NULL;
+	sock = BPF_CORE_READ(file, private_data);
+	/* Only a socket's file is its socket's file. */
+	if (!sock || BPF_CORE_READ(sock, file) != file)
+		return NULL;
+	return sock;
+}
+
+/* What the socket says: protocol, type, options, the port it has. */
+static __always_inline void read_socket(struct bindsnoop_event *e,
+					struct socket *sock)
+{
+	struct sock *sk = BPF_CORE_READ(sock, sk);
+
+	if (!sk)
+		return;
+	e->opts = BINDSNOOP_SOCKET;
+	if (BPF_CORE_READ_BITFIELD_PROBED(sk, __sk_common.skc_reuse))
+		e->opts |= BINDSNOOP_REUSEADDR;
+	if (BPF_CORE_READ_BITFIELD_PROBED(sk, __sk_common.skc_reuseport))
+		e->opts |= BINDSNOOP_REUSEPORT;
+	e->bound_dev_if = BPF_CORE_READ(sk, __sk_common.skc_bound_dev_if);
+	e->proto = BPF_CORE_READ(sk, sk_protocol);
+	e->type = BPF_CORE_READ(sk, sk_type);
+	if (e->family == AF_INET || e->family == AF_INET6)
+		e->bound_port = bpf_ntohs(
+			BPF_CORE_READ((struct inet_sock *)sk, inet_sport));
+}
+
+SEC("tracepoint/syscalls/sys_exit_bind")
+int bind_exit(struct trace_event_raw_sys_exit *ctx)
+{
+	__u64 pid_tgid = bpf_get_current_pid_tgid();
+	__u32 tid = pid_tgid;
+	struct bindsnoop_event e = {};
+	struct bind_args *a;
+	struct socket *sock;
+
+	a = bpf_map_lookup_elem(&bindsnoop_args, &tid);
+	if (!a)
+		return 0;
+	if (failed_only && ctx->ret >= 0)
+		goto out;
+
+	e.pid = pid_tgid >> 32;
+	e.tid = tid;
+	e.uid = bpf_get_current_uid_gid();
+	e.ret = ctx->ret;
+	e.fd = a->fd;
+	bpf_get_current_comm(e.comm, sizeof(e.comm));
+	/* sockaddr_in and sockaddr_in6 alike: family, then port. */
+	e.family = *(__u16 *)&a->addr[0];
+	if (e.family == AF_INET || e.family == AF_INET6)
+		e.port = bpf_ntohs(*(__u16 *)&a->addr[2]);
+	if (e.family == AF_INET)
+		__builtin_memcpy(e.addr, &a->addr[4], 4);
+	else if (e.family == AF_INET6)
+		__builtin_memcpy(e.addr, &a->addr[8], 16);
+	sock = fd_socket(a->fd);
+	if (sock)
+		read_socket(&e, sock);
+	bpfkit_emit(ctx, &e.rec, sizeof(e));
+out:
+	bpf_map_delete_elem(&bindsnoop_args, &tid);
+	return 0;
+}

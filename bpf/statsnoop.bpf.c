@@ -1,0 +1,182 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * statsnoop: remember each stat-family call's arguments at syscall entry,
+ * and send them with the result and the path at syscall exit.
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include "bpfkit/channel.bpf.h"
+#include "bpfkit/filter.bpf.h"
+#include "statsnoop.h"
+
+char LICENSE[] SEC("license") = "GPL";
+
+/* The kernel's AT_FDCWD, for the calls without a directory fd. */
+#define AT_FDCWD -100
+
+/* Send failed calls only (-x). */
+const volatile bool failed_only;
+
+/* A call in flight, by thread id. */
+struct stat_args {
+	__u64 path;
+	__s32 dfd;
+	__u32 flags;
+	__u32 call;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 10240);
+	__type(key, __u32);
+	__type(value, struct stat_args);
+} statsnoop_args SEC(".maps");
+
+/* The record is too big for the stack: build it here. */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct statsnoop_event);
+} statsnoop_scratch SEC(".maps");
+
+static __always_inline int enter(__u64 path, __s32 dfd, __u32 flags, __u32 call)
+{
+	struct stat_args a = { path, dfd, flags, call };
+	__u32 tid = bpf_get_current_pid_tgid();
+
+	if (!bpfkit_selected())
+		return 0;
+	if (bpf_map_update_elem(&statsnoop_args, &tid, &a, BPF_ANY))
+		bpfkit_drop(BPFKIT_STAGING_FULL);
+	return 0;
+}
+
+static __always_inline int leave(void *ctx, long ret)
+{
+	__u64 pid_tgid = bpf_get_current_pid_tgid();
+	__u32 tid = pid_tgid, zero = 0;
+	struct statsnoop_event *e;
+	struct stat_args *a;
+	long len;
+
+	a = bpf_map_lookup_elem(&statsnoop_args, &tid);
+	if (!a)
+		return 0;
+	if (failed_only && ret >= 0)
+		goto out;
+	e = bpf_map_lookup_elem(&statsnoop_scratch, &zero);
+	if (!e) {
+		bpfkit_drop(BPFKIT_READ_FAILED);
+		goto out;
+	}
+
+	e->pid = pid_tgid >> 32;
+	e->tid = tid;
+	e->uid = bpf_get_current_uid_gid();
+	e->ret = ret;
+	e->dfd = a->dfd;
+	e->flags = a->flags;
+	e->call = a->call;
+	bpf_get_current_comm(e->comm, sizeof(e->comm));
+	len = bpf_probe_read_user_str(e->path, sizeof(e->path),
+				      (const void *)a->path);
+	if (len <= 0) {
+		e->path[0] = '\0';
+		len = 1;
+	}
+	if (len > STATSNOOP_PATH_MAX)
+		len = STATSNOOP_PATH_MAX;
+
+	/* Send the header and the path's bytes only. */
+	bpfkit_emit(ctx, &e->rec, offsetof(struct statsnoop_event, path) + len);
+out:
+	bpf_map_delete_elem(&statsnoop_args, &tid);
+	return 0;
+}
+
+SEC("tracepoint/syscalls/sys_enter_newstat")
+int newstat_enter(struct trace_event_raw_sys_enter *ctx)
+{
+	return enter(ctx->args[0], AT_FDCWD, 0, STATSNOOP_STAT);
+}
+
+SEC("tracepoint/syscalls/sys_enter_stat")
+int stat_enter(struct trace_event_raw_sys_enter *ctx)
+{
+	return enter(ctx->args[0], AT_FDCWD, 0, STATSNOOP_STAT);
+}
+
+SEC("tracepoint/syscalls/sys_enter_newlstat")
+int newlstat_enter(struct trace_event_raw_sys_enter *ctx)
+{
+	return enter(ctx->args[0], AT_FDCWD, 0, STATSNOOP_LSTAT);
+}
+
+SEC("tracepoint/syscalls/sys_enter_lstat")
+int lstat_enter(struct trace_event_raw_sys_enter *ctx)
+{
+	return enter(ctx->args[0], AT_FDCWD, 0, STATSNOOP_LSTAT);
+}
+
+SEC("tracepoint/syscalls/sys_enter_newfstatat")
+int newfstatat_enter(struct trace_event_raw_sys_enter *ctx)
+{
+	return enter(ctx->args[1], ctx->args[0], ctx->args[3],
+		     STATSNOOP_FSTATAT);
+}
+
+SEC("tracepoint/syscalls/sys_enter_fstatat64")
+int fstatat64_enter(struct trace_event_raw_sys_enter *ctx)
+{
+	return enter(ctx->args[1], ctx->args[0], ctx->args[3],
+		     STATSNOOP_FSTATAT);
+}
+
+SEC("tracepoint/syscalls/sys_enter_statx")
+int statx_enter(struct trace_event_raw_sys_enter *ctx)
+{
+	return enter(ctx->args[1], ctx->args[0], ctx->args[2], STATSNOOP_STATX);
+}
+
+SEC("tracepoint/syscalls/sys_exit_newstat")
+int newstat_exit(struct trace_event_raw_sys_exit *ctx)
+{
+	return leave(ctx, ctx->ret);
+}
+
+SEC("tracepoint/syscalls/sys_exit_stat")
+int stat_exit(struct trace_event_raw_sys_exit *ctx)
+{
+	return leave(ctx, ctx->ret);
+}
+
+SEC("tracepoint/syscalls/sys_exit_newlstat")
+int newlstat_exit(struct trace_event_raw_sys_exit *ctx)
+{
+	return leave(ctx, ctx->ret);
+}
+
+SEC("tracepoint/syscalls/sys_exit_lstat")
+int lstat_exit(struct trace_event_raw_sys_exit *ctx)
+{
+	return leave(ctx, ctx->ret);
+}
+
+SEC("tracepoint/syscalls/sys_exit_newfstatat")
+int newfstatat_exit(struct trace_event_raw_sys_exit *ctx)
+{
+	return leave(ctx, ctx->ret);
+}
+
+SEC("tracepoint/syscalls/sys_exit_fstatat64")
+int fstatat64_exit(struct trace_event_raw_sys_exit *ctx)
+{
+	return leave(ctx, ctx->ret);
+}
+
+SEC("tracepoint/syscalls/sys_exit_statx")
+int statx_exit(struct trace_event_raw_sys_exit *ctx)
+{
+	return leave(ctx, ctx->ret);
+}

@@ -1,0 +1,240 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * bindsnoop: print every bind(2) with the process, the protocol, the
+ * address and port, the socket's SO_REUSEADDR/SO_REUSEPORT and the result.
+ */
+#define _GNU_SOURCE
+#include <arpa/inet.h>
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include "channel.h"
+#include "cli.h"
+#include "diag.h"
+#include "kernel.h"
+#include "output.h"
+#include "run.h"
+#include "setup.h"
+#include "bindsnoop.h"
+#include "bindsnoop.skel.h"
+
+/* Column widths, for the header and every row. */
+enum {
+	PID_W = 7,
+	COMM_W = 15,
+	RET_W = 10,
+	PROTO_W = 7,
+	OPTS_W = 4,
+	PORT_W = 5
+};
+
+static struct {
+	bool failed_only; /* -x */
+} env;
+
+static const struct argp_option options[] = {
+	{ "failed", 'x', NULL, 0, "Show failed binds only", 0 },
+	{},
+};
+
+static error_t parse_arg(int key, char *arg, struct argp_state *state)
+{
+	if (key != 'x')
+		return ARGP_ERR_UNKNOWN;
+	env.failed_only = true;
+	return 0;
+}
+
+static const struct bpfkit_tool tool = {
+	.name = "bindsnoop",
+	.doc = "Trace bind(2): who bound which address and port, with the socket's options and the result.\n"
+	       "\v"
+	       "Examples:\n"
+	       "  bindsnoop                  # every bind on the system\n"
+	       "  bindsnoop -x               # failed binds only (EADDRINUSE, EACCES...)\n"
+	       "  bindsnoop -c nginx -j      # nginx's binds, as JSON Lines\n",
+	.options = BPFKIT_OPT_EVENTS,
+	.own_options = options,
+	.own_parser = parse_arg,
+};
+
+static const struct {
+	__u16 nr;
+	const char *name;
+} protocols[] = {
+	{ IPPROTO_TCP, "TCP" },		{ IPPROTO_UDP, "UDP" },
+	{ IPPROTO_UDPLITE, "UDPLITE" }, { IPPROTO_SCTP, "SCTP" },
+	{ IPPROTO_ICMP, "ICMP" },	{ IPPROTO_ICMPV6, "ICMPV6" },
+	{ IPPROTO_MPTCP, "MPTCP" },	{ IPPROTO_RAW, "RAW" },
+};
+
+static const struct {
+	__u16 nr;
+	const char *name;
+} families[] = {
+	{ AF_UNIX, "UNIX" },	       { AF_INET, "INET" },
+	{ AF_INET6, "INET6" },	       { AF_NETLINK, "NETLINK" },
+	{ AF_PACKET, "PACKET" },       { AF_VSOCK, "VSOCK" },
+	{ AF_BLUETOOTH, "BLUETOOTH" }, { AF_XDP, "XDP" },
+};
+
+static bool is_inet(const struct bindsnoop_event *e)
+{
+	return e->family == AF_INET || e->family == AF_INET6;
+}
+
+static const char *family_name(__u16 family, char *buf, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(families) / sizeof(families[0]); i++)
+		if (families[i].nr == family)
+			return families[i].name;
+	snprintf(buf, len, "AF_%u", family);
+	return buf;
+}
+
+/* The protocol for an inet socket, else the family: TCP, UDP, UNIX... */
+static const char *proto_name(const struct bindsnoop_event *e, char *buf,
+			      size_t len)
+{
+	size_t i;
+
+	if (!is_inet(e) || !(e->opts & BINDSNOOP_SOCKET))
+		return family_name(e->family, buf, len);
+	for (i = 0; i < sizeof(protocols) / sizeof(protocols[0]); i++)
+		if (protocols[i].nr == e->proto)
+			return protocols[i].name;
+	snprintf(buf, len, "%u", e->proto);
+	return buf;
+}
+
+static const char *error_name(__s32 ret)
+{
+	return ret >= 0 ? "0" : strerrorname_np(-(long)ret) ?: "?";
+}
+
+static void print_json(const struct bindsnoop_event *e, const char *addr)
+{
+	char fam[16], proto[16];
+	struct bpfkit_json j;
+
+	bpfkit_json_begin(&j, stdout, &e->rec);
+	bpfkit_json_int(&j, "pid", e->pid);
+	bpfkit_json_int(&j, "tid", e->tid);
+	bpfkit_json_int(&j, "uid", e->uid);
+	bpfkit_json_str(&j, "comm", e->comm, sizeof(e->comm));
+	bpfkit_json_int(&j, "ret", e->ret < 0 ? -1 : e->ret);
+	bpfkit_json_int(&j, "errno", e->ret < 0 ? -(long)e->ret : 0);
+	if (e->ret < 0)
+		bpfkit_json_str(&j, "error", error_name(e->ret), 32);
+	bpfkit_json_int(&j, "fd", e->fd);
+	bpfkit_json_str(&j, "family", family_name(e->family, fam, sizeof(fam)),
+			sizeof(fam));
+	if (is_inet(e)) {
+		bpfkit_json_str(&j, "addr", addr, INET6_ADDRSTRLEN);
+		bpfkit_json_uint(&j, "port", e->port);
+	}
+	if (e->opts & BINDSNOOP_SOCKET) {
+		bpfkit_json_str(&j, "proto",
+				proto_name(e, proto, sizeof(proto)),
+				sizeof(proto));
+		bpfkit_json_uint(&j, "sock_type", e->type);
+		bpfkit_json_bool(&j, "reuseaddr",
+				 e->opts & BINDSNOOP_REUSEADDR);
+		bpfkit_json_bool(&j, "reuseport",
+				 e->opts & BINDSNOOP_REUSEPORT);
+		bpfkit_json_int(&j, "bound_dev_if", e->bound_dev_if);
+		if (is_inet(e))
+			bpfkit_json_uint(&j, "bound_port", e->bound_port);
+	}
+	bpfkit_json_end(&j);
+}
+
+static enum bpfkit_verdict print_event(void *ctx, const void *data, size_t size)
+{
+	const struct bindsnoop_event *e = data;
+	char addr[INET6_ADDRSTRLEN] = "-", proto[16], opts[OPTS_W + 1] = "-";
+
+	/* Records come whole; perf may pad the end. */
+	if (size < sizeof(*e))
+		return BPFKIT_UNREADABLE;
+	if (is_inet(e))
+		inet_ntop(e->family, e->addr, addr, sizeof(addr));
+	if (bpfkit_output_json()) {
+		print_json(e, addr);
+		return BPFKIT_SHOWN;
+	}
+	if (e->opts & BINDSNOOP_SOCKET)
+		snprintf(opts, sizeof(opts), "%c%c",
+			 e->opts & BINDSNOOP_REUSEADDR ? 'R' : '.',
+			 e->opts & BINDSNOOP_REUSEPORT ? 'r' : '.');
+	bpfkit_print_time(&e->rec);
+	printf("%-*u ", PID_W, e->pid);
+	bpfkit_print_str(e->comm, sizeof(e->comm), COMM_W);
+	printf("%-*s %-*s %-*s ", RET_W, error_name(e->ret), PROTO_W,
+	       proto_name(e, proto, sizeof(proto)), OPTS_W, opts);
+	/* The port the socket got, or the one it asked for and was refused. */
+	if (is_inet(e))
+		printf("%*u %s\n", PORT_W,
+		       e->ret == 0 && (e->opts & BINDSNOOP_SOCKET) ?
+			       e->bound_port :
+			       e->port,
+		       addr);
+	else
+		printf("%*s -\n", PORT_W, "-");
+	return BPFKIT_SHOWN;
+}
+
+int main(int argc, char **argv)
+{
+	struct bindsnoop_bpf *skel = NULL;
+	struct bpfkit_channel *ch = NULL;
+	int err;
+
+	/* Parse options; check privileges, tracefs and kernel BTF. */
+	bpfkit_setup(&tool, argc, argv);
+
+	/* The syscall tracepoints must be there. */
+	if (!bpfkit_tracepoint_exists("syscalls", "sys_enter_bind")) {
+		bpfkit_error(
+			"this kernel has no syscalls:sys_enter_bind tracepoint (CONFIG_FTRACE_SYSCALLS)");
+		err = -ENOENT;
+		goto cleanup;
+	}
+
+	/* Open the BPF object. */
+	skel = bindsnoop_bpf__open_opts(bpfkit_open_opts());
+	if (!skel) {
+		err = -errno;
+		bpfkit_fail("open BPF object", err);
+		goto cleanup;
+	}
+
+	/* Set our own filter. */
+	skel->rodata->failed_only = env.failed_only;
+
+	/* Write filters and channel settings to .rodata; load and verify. */
+	err = bpfkit_load(skel->skeleton, &skel->rodata->bpfkit_filter,
+			  &skel->rodata->bpfkit_channel_cfg);
+	if (err)
+		goto cleanup;
+
+	/* Open the event channel, then attach to bind's tracepoints. */
+	err = bpfkit_attach(skel->skeleton, print_event, NULL, &ch);
+	if (err)
+		goto cleanup;
+
+	/* Print the header, then events until the end. */
+	bpfkit_print_header("%-*s %-*s %-*s %-*s %-*s %*s ADDR\n", PID_W, "PID",
+			    COMM_W, "COMM", RET_W, "RET", PROTO_W, "PROTO",
+			    OPTS_W, "OPTS", PORT_W, "PORT");
+	err = bpfkit_run(ch, NULL);
+
+cleanup:
+	bpfkit_channel_free(ch);
+	bindsnoop_bpf__destroy(skel);
+	return bpfkit_exit_code(err);
+}

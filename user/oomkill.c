@@ -1,0 +1,200 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * oomkill: print every OOM kill: the victim's pid, comm, uid, memory and
+ * oom_score_adj, and the task that ran the OOM killer.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <bpf/btf.h>
+#include "channel.h"
+#include "cli.h"
+#include "diag.h"
+#include "kernel.h"
+#include "output.h"
+#include "run.h"
+#include "setup.h"
+#include "oomkill.h"
+#include "oomkill.skel.h"
+
+/* Column widths, for the header and every row. */
+enum { PID_W = 7, COMM_W = 15, UID_W = 7, KB_W = 10, ADJ_W = 7 };
+
+/*
+ * The common filters select by the task that ran the OOM killer (for a
+ * cgroup's OOM, one of its tasks); no channel options, as kills come one
+ * at a time.
+ */
+static const struct bpfkit_tool tool = {
+	.name = "oomkill",
+	.doc = "Trace OOM kills (oom:mark_victim): the victim's pid, comm, uid and memory, and who triggered it.\n"
+	       "\v"
+	       "Examples:\n"
+	       "  oomkill                    # every OOM kill, as it happens\n"
+	       "  oomkill -T                 # with wall-clock time\n"
+	       "  oomkill -j                 # as JSON Lines\n"
+	       "  oomkill --cgroup /sys/fs/cgroup/app   # kills that app's tasks triggered\n",
+	.options = BPFKIT_OPT_FILTERS | BPFKIT_OPT_JSON | BPFKIT_OPT_TIME,
+};
+
+static void print_json(const struct oomkill_event *e)
+{
+	struct bpfkit_json j;
+
+	bpfkit_json_begin(&j, stdout, &e->rec);
+	bpfkit_json_int(&j, "pid", e->pid);
+	if (e->known & OOMKILL_COMM)
+		bpfkit_json_str(&j, "comm", e->comm, sizeof(e->comm));
+	if (e->known & OOMKILL_UID)
+		bpfkit_json_int(&j, "uid", e->uid);
+	if (e->known & OOMKILL_MEM) {
+		bpfkit_json_uint(&j, "total_vm_kb", e->total_vm_kb);
+		bpfkit_json_uint(&j, "anon_rss_kb", e->anon_rss_kb);
+		bpfkit_json_uint(&j, "file_rss_kb", e->file_rss_kb);
+		bpfkit_json_uint(&j, "shmem_rss_kb", e->shmem_rss_kb);
+	}
+	if (e->known & OOMKILL_ADJ)
+		bpfkit_json_int(&j, "oom_score_adj", e->oom_score_adj);
+	bpfkit_json_bool(&j, "from_task", e->known & OOMKILL_FROM_TASK);
+	bpfkit_json_int(&j, "trigger_pid", e->trigger_pid);
+	bpfkit_json_int(&j, "trigger_tid", e->trigger_tid);
+	bpfkit_json_str(&j, "trigger_comm", e->trigger_comm,
+			sizeof(e->trigger_comm));
+	bpfkit_json_end(&j);
+}
+
+static enum bpfkit_verdict print_event(void *ctx, const void *data, size_t size)
+{
+	const struct oomkill_event *e = data;
+
+	/* Records come whole; perf may pad the end. */
+	if (size < sizeof(*e))
+		return BPFKIT_UNREADABLE;
+	if (bpfkit_output_json()) {
+		print_json(e);
+		return BPFKIT_SHOWN;
+	}
+	bpfkit_print_time(&e->rec);
+	printf("%-*u ", PID_W, e->pid);
+	bpfkit_print_str(e->known & OOMKILL_COMM ? e->comm : "-",
+			 sizeof(e->comm), COMM_W);
+	if (e->known & OOMKILL_UID)
+		printf("%-*u ", UID_W, e->uid);
+	else
+		printf("%-*s ", UID_W, "-");
+	if (e->known & OOMKILL_MEM)
+		printf("%*llu %*llu ", KB_W, (unsigned long long)e->total_vm_kb,
+		       KB_W,
+		       (unsigned long long)(e->anon_rss_kb + e->file_rss_kb +
+					    e->shmem_rss_kb));
+	else
+		printf("%*s %*s ", KB_W, "-", KB_W, "-");
+	if (e->known & OOMKILL_ADJ)
+		printf("%*d ", ADJ_W, e->oom_score_adj);
+	else
+		printf("%*s ", ADJ_W, "-");
+	printf("%-*u ", PID_W, e->trigger_pid);
+	bpfkit_col_escape(stdout, e->trigger_comm, sizeof(e->trigger_comm),
+			  false);
+	putchar('\n');
+	return BPFKIT_SHOWN;
+}
+
+/*
+ * Does this kernel's oom:mark_victim carry every victim field? Then the
+ * victim's task is never read, and its SIGKILL need not be watched.
+ */
+static bool event_is_complete(void)
+{
+	static const char *const fields[] = { "__data_loc_comm", "uid",
+					      "total_vm", "oom_score_adj" };
+	const struct btf_member *m;
+	const struct btf_type *t;
+	size_t found = 0, i;
+	struct btf *btf;
+	int id, n;
+
+	btf = bpfkit_kernel_btf(bpfkit_opts.btf_path);
+	if (!btf)
+		return false;
+	id = btf__find_by_name_kind(btf, "trace_event_raw_mark_victim",
+				    BTF_KIND_STRUCT);
+	t = id > 0 ? btf__type_by_id(btf, id) : NULL;
+	for (n = 0; t && n < btf_vlen(t); n++) {
+		m = btf_members(t) + n;
+		for (i = 0; i < sizeof(fields) / sizeof(fields[0]); i++)
+			found += !strcmp(btf__name_by_offset(btf, m->name_off),
+					 fields[i]);
+	}
+	btf__free(btf);
+	return found == sizeof(fields) / sizeof(fields[0]);
+}
+
+/* log2 of the page size in KiB: 2 for 4 KiB pages. */
+static __u32 page_kb_shift(void)
+{
+	long kb = sysconf(_SC_PAGESIZE) / 1024;
+	__u32 shift = 0;
+
+	while (kb > 1) {
+		kb >>= 1;
+		shift++;
+	}
+	return shift;
+}
+
+int main(int argc, char **argv)
+{
+	struct oomkill_bpf *skel = NULL;
+	struct bpfkit_channel *ch = NULL;
+	int err;
+
+	/* Parse options; check privileges, tracefs and kernel BTF. */
+	bpfkit_setup(&tool, argc, argv);
+
+	/* The OOM killer's tracepoint must be there. */
+	if (!bpfkit_tracepoint_exists("oom", "mark_victim")) {
+		bpfkit_error(
+			"this kernel has no oom:mark_victim tracepoint (it came in Linux 4.8)");
+		err = -ENOENT;
+		goto cleanup;
+	}
+
+	/* Open the BPF object. */
+	skel = oomkill_bpf__open_opts(bpfkit_open_opts());
+	if (!skel) {
+		err = -errno;
+		bpfkit_fail("open BPF object", err);
+		goto cleanup;
+	}
+
+	/* Pages to kB; watch SIGKILLs only where the event lacks fields. */
+	skel->rodata->page_kb_shift = page_kb_shift();
+	if (event_is_complete())
+		bpf_program__set_autoload(skel->progs.signal_generate, false);
+
+	/* Write filters and channel settings to .rodata; load and verify. */
+	err = bpfkit_load(skel->skeleton, &skel->rodata->bpfkit_filter,
+			  &skel->rodata->bpfkit_channel_cfg);
+	if (err)
+		goto cleanup;
+
+	/* Open the event channel, then attach to the OOM killer. */
+	err = bpfkit_attach(skel->skeleton, print_event, NULL, &ch);
+	if (err)
+		goto cleanup;
+
+	/* Print the header, then events until the end. */
+	bpfkit_print_header("%-*s %-*s %-*s %*s %*s %*s %-*s TCOMM\n", PID_W,
+			    "PID", COMM_W, "COMM", UID_W, "UID", KB_W,
+			    "TOTAL_KB", KB_W, "RSS_KB", ADJ_W, "OOM_ADJ", PID_W,
+			    "TPID");
+	err = bpfkit_run(ch, NULL);
+
+cleanup:
+	bpfkit_channel_free(ch);
+	oomkill_bpf__destroy(skel);
+	return bpfkit_exit_code(err);
+}
