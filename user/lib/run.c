@@ -124,9 +124,11 @@ int bpfkit_run(struct bpfkit_channel *ch, const struct bpfkit_tick *tick)
 				break;
 			}
 			err = 0;
-		} else if (wake > now) {
-			ts.tv_sec = (wake - now) / 1000;
-			ts.tv_nsec = (wake - now) % 1000 * 1000000;
+		} else {
+			/* Even with no time to wait, let a stop signal in. */
+			wake = wake > now ? wake - now : 0;
+			ts.tv_sec = wake / 1000;
+			ts.tv_nsec = wake % 1000 * 1000000;
 			ppoll(NULL, 0, &ts, &waitmask);
 			sigprocmask(SIG_SETMASK, &waitmask, NULL);
 		}
