@@ -9,7 +9,10 @@ bats_require_minimum_version 1.5.0
 load helpers
 
 # Every tool with --cgroup, each tested below.
-TOOLS="hello hello-buffer hello-tail hello-map execsnoop exitsnoop opensnoop sigsnoop syscount"
+TOOLS="hello hello-buffer hello-tail hello-map execsnoop exitsnoop opensnoop sigsnoop syscount
+statsnoop bindsnoop mountsnoop gethostlatency bashreadline pyimport cpudist"
+# ...or in its own file (a test named "TOOL: --cgroup ...").
+OWN_FILE="runqlat oomkill"
 
 setup() {
 	CGROOT=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/mounts)
@@ -75,12 +78,79 @@ check_subtree() {
 }
 
 @test "cgroup: every tool with --cgroup is tested here" {
-	local tool
+	local tool t
 	for tool in "$BIN"/*; do
 		"$tool" --help | grep -q -- --cgroup || continue
-		[[ " $TOOLS " == *" ${tool##*/} "* ]] ||
-			{ echo "# ${tool##*/} takes --cgroup but is not tested"; false; }
+		t=${tool##*/}
+		if [[ " $OWN_FILE " == *" $t "* ]]; then
+			grep -q "^@test \"$t: --cgroup " "$BATS_TEST_DIRNAME/$t.bats" ||
+				{ echo "# $t: no --cgroup test in $t.bats"; false; }
+			continue
+		fi
+		[[ " ${TOOLS//$'\n'/ } " == *" $t "* ]] ||
+			{ echo "# $t takes --cgroup but is not tested"; false; }
 	done
+}
+
+# storm_in DIR MODE: a rel-storm of MODE in cgroup DIR ("": this one)
+# makes 20 events, from a process whose pid is set in PID.
+storm_in() {
+	echo 20 | in_cgroup "$1" "$HELPERS/rel-storm" "$2" "$(unique_comm)" \
+		>"$BATS_TEST_TMPDIR/storm"
+	PID=$(head -1 "$BATS_TEST_TMPDIR/storm")
+}
+
+# check_storm TOOL MODE [ARG...]: TOOL -j --cgroup $PARENT ARG... shows the
+# events of a MODE storm (tests/helpers/rel-storm) run in $PARENT/child, by
+# pid, and none of one in the sibling cgroup or outside.
+check_storm() {
+	start_tool "$1" -j --cgroup "$PARENT" "${@:3}"
+	storm_in "" "$2"
+	outside=$PID
+	storm_in "$SIBLING" "$2"
+	sibling=$PID
+	storm_in "$PARENT/child" "$2"
+	wait_for "$OUT" "\"pid\":$PID[,}]" 5
+	stop_tool
+	[ "$TOOL_STATUS" = 0 ]
+	refute grep -Eq "\"pid\":($outside|$sibling)[,}]" "$OUT"
+}
+
+@test "cgroup: statsnoop traces a child cgroup's stat(2), no sibling's" {
+	check_storm statsnoop stat
+}
+
+@test "cgroup: bindsnoop traces a child cgroup's bind(2), no sibling's" {
+	check_storm bindsnoop bind
+}
+
+@test "cgroup: mountsnoop traces a child cgroup's mount(2), no sibling's" {
+	check_storm mountsnoop mount
+}
+
+@test "cgroup: gethostlatency traces a child cgroup's lookups, no sibling's" {
+	check_storm gethostlatency resolve
+}
+
+@test "cgroup: bashreadline traces a child cgroup's readline(), no sibling's" {
+	check_storm bashreadline readline --shell "$HELPERS/rel-storm"
+}
+
+@test "cgroup: pyimport traces a child cgroup's imports, no sibling's" {
+	check_storm pyimport import --python "$HELPERS/rel-storm"
+}
+
+@test "cgroup: cpudist -P times a child cgroup's process, no sibling's" {
+	start_tool cpudist -j -P --cgroup "$PARENT"
+	storm_in "" syscall
+	outside=$PID
+	storm_in "$SIBLING" syscall
+	sibling=$PID
+	storm_in "$PARENT/child" syscall
+	stop_tool
+	[ "$TOOL_STATUS" = 0 ]
+	grep -Eq "\"pid\":$PID[,}]" "$OUT"
+	refute grep -Eq "\"pid\":($outside|$sibling)[,}]" "$OUT"
 }
 
 @test "cgroup: hello-buffer traces a child cgroup of --cgroup, no sibling" {

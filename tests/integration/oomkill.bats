@@ -46,16 +46,27 @@ teardown() {
 		kill -KILL "$TOOL_PID" 2>/dev/null
 		wait "$TOOL_PID" 2>/dev/null
 	fi
-	[ -z "${CG:-}" ] || rmdir "$CG" 2>/dev/null || true
+	# A killed task can linger in its cgroups for a moment.
+	for d in "${CHILD_CG:-}" "${TOP_CG:-}" "${CG:-}"; do
+		[ -n "$d" ] && [ -d "$d" ] || continue
+		for ((i = 0; i < 50; i++)); do
+			rmdir "$d" 2>/dev/null && break
+			sleep 0.1
+		done
+	done
+	return 0
 }
 
-# hog COMM: run oom-hog as COMM in CG, allocating 256 MiB; set HOG_PID and
-# HOG_STATUS (137 when the OOM killer took it).
+# hog COMM [V2DIR]: run oom-hog as COMM in CG (and then in the cgroup v2
+# directory V2DIR, if given: on a hybrid layout memory is v1's), allocating
+# 256 MiB; set HOG_PID and HOG_STATUS (137 when the OOM killer took it).
 hog() {
 	local out=$BATS_TEST_TMPDIR/hog
 	HOG_STATUS=0
-	sh -c 'echo $$ >"$1/cgroup.procs" && exec "$2" "$3" 256' sh "$CG" \
-		"$HELPERS/oom-hog" "$1" >"$out" || HOG_STATUS=$?
+	sh -c 'echo $$ >"$1/cgroup.procs" &&
+		{ [ -z "$4" ] || echo $$ >"$4/cgroup.procs"; } &&
+		exec "$2" "$3" 256' sh "$CG" "$HELPERS/oom-hog" "$1" "${2:-}" \
+		>"$out" || HOG_STATUS=$?
 	HOG_PID=$(head -1 "$out")
 	grep -qx survived "$out" && echo "# oom-hog survived 256 MiB in $CG" >&3
 	return 0
@@ -114,6 +125,42 @@ hog() {
 	kill -INT "$FILTERED_PID"
 	wait "$FILTERED_PID"
 	FILTERED_PID=
+	[ "$(wc -l <"$BATS_TEST_TMPDIR/c.out")" = 1 ]
+	grep -Eq '^oomkill: 0 events, 0 lost$' "$BATS_TEST_TMPDIR/c.err"
+}
+
+@test "oomkill: --cgroup selects by the triggering task's cgroup v2 subtree" {
+	local v2 top empty
+	v2=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/mounts)
+	[ -n "$v2" ] || skip "no cgroup v2 hierarchy mounted"
+	# Where v2 holds memory, CG is v2's and its limit holds below it too.
+	if [[ $CG == "$v2"/* ]]; then
+		top=$CG
+	else
+		top=$v2/bpfkit-oomcg-$$-$BATS_TEST_NUMBER
+		mkdir "$top"
+		TOP_CG=$top
+	fi
+	CHILD_CG=$top/child
+	mkdir "$CHILD_CG"
+	# An instance on a cgroup the hog is not in sees nothing of it.
+	empty=$top-empty
+	mkdir "$empty"
+	"$BIN/oomkill" --cgroup "$empty" >"$BATS_TEST_TMPDIR/c.out" \
+		2>"$BATS_TEST_TMPDIR/c.err" &
+	FILTERED_PID=$!
+	wait_for "$BATS_TEST_TMPDIR/c.err" 'tracing; hit Ctrl-C to end' 20
+	start_tool oomkill --cgroup "$top"
+	comm=$(unique_comm)
+	hog "$comm" "$CHILD_CG"
+	[ "$HOG_STATUS" = 137 ]
+	wait_for "$OUT" "^$HOG_PID +$comm " 10
+	stop_tool
+	kill -INT "$FILTERED_PID"
+	wait "$FILTERED_PID"
+	FILTERED_PID=
+	rmdir "$empty"
+	[ "$TOOL_STATUS" = 0 ]
 	[ "$(wc -l <"$BATS_TEST_TMPDIR/c.out")" = 1 ]
 	grep -Eq '^oomkill: 0 events, 0 lost$' "$BATS_TEST_TMPDIR/c.err"
 }
