@@ -148,6 +148,24 @@ bool bpfkit_syscall_tp_autoload(struct bpf_program *enter,
 	return ok;
 }
 
+int bpfkit_syscall_tps_autoload(const struct bpfkit_syscall_tp *tps, size_t n,
+				const char *missing)
+{
+	bool found = false;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		found |= bpfkit_syscall_tp_autoload(tps[i].enter, tps[i].exit,
+						    tps[i].name);
+	if (!found) {
+		bpfkit_error(
+			"this kernel has no syscalls:%s (CONFIG_FTRACE_SYSCALLS)",
+			missing);
+		return -ENOENT;
+	}
+	return 0;
+}
+
 bool bpfkit_kprobes_available(void)
 {
 	const char *tracefs = bpfkit_tracefs();

@@ -37,6 +37,20 @@ bool bpfkit_tracepoint_exists(const char *category, const char *name);
 bool bpfkit_syscall_tp_autoload(struct bpf_program *enter,
 				struct bpf_program *exit, const char *name);
 
+/* A syscall's programs on sys_enter_NAME and sys_exit_NAME. */
+struct bpfkit_syscall_tp {
+	struct bpf_program *enter, *exit;
+	const char *name;
+};
+
+/*
+ * bpfkit_syscall_tp_autoload() each of the N syscalls in TPS. When the
+ * kernel has none, say "this kernel has no syscalls:MISSING" and return
+ * -ENOENT; 0 otherwise.
+ */
+int bpfkit_syscall_tps_autoload(const struct bpfkit_syscall_tp *tps, size_t n,
+				const char *missing);
+
 /* Can kprobes (and so ksyscall programs) be attached? */
 bool bpfkit_kprobes_available(void);
 
