@@ -133,6 +133,16 @@ bool bpfkit_tracepoint_exists(const char *category, const char *name)
 	return !access(path, F_OK);
 }
 
+int bpfkit_require_tracepoint(const char *category, const char *name,
+			      const char *why)
+{
+	if (bpfkit_tracepoint_exists(category, name))
+		return 0;
+	bpfkit_error("this kernel has no %s:%s tracepoint (%s)", category, name,
+		     why);
+	return -ENOENT;
+}
+
 bool bpfkit_syscall_tp_autoload(struct bpf_program *enter,
 				struct bpf_program *exit, const char *name)
 {

@@ -30,6 +30,13 @@ const char *bpfkit_cgroup2_mount(void);
 bool bpfkit_tracepoint_exists(const char *category, const char *name);
 
 /*
+ * 0 if tracepoint CATEGORY:NAME exists; else say "this kernel has no
+ * CATEGORY:NAME tracepoint (WHY)" and return -ENOENT.
+ */
+int bpfkit_require_tracepoint(const char *category, const char *name,
+			      const char *why);
+
+/*
  * Keep ENTER and EXIT (programs on syscalls:sys_enter_NAME and
  * sys_exit_NAME) in the object when both tracepoints exist, drop them
  * otherwise. Call before load; returns whether they are kept.
