@@ -7,8 +7,7 @@
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_core_read.h>
-#include "bpfkit/channel.bpf.h"
-#include "bpfkit/filter.bpf.h"
+#include "bpfkit/staging.bpf.h"
 #include "mountsnoop.h"
 
 char LICENSE[] SEC("license") = "GPL";
@@ -45,12 +44,7 @@ struct {
 
 static __always_inline int enter(const struct mount_args *a)
 {
-	__u32 tid = bpf_get_current_pid_tgid();
-
-	if (!bpfkit_selected())
-		return 0;
-	if (bpf_map_update_elem(&mountsnoop_args, &tid, a, BPF_ANY))
-		bpfkit_drop(BPFKIT_STAGING_FULL);
+	bpfkit_stage(&mountsnoop_args, a);
 	return 0;
 }
 
@@ -120,7 +114,7 @@ static __always_inline void fill_args(struct mountsnoop_event *e,
 static __always_inline int leave(void *ctx, long ret)
 {
 	__u64 pid_tgid = bpf_get_current_pid_tgid();
-	__u32 tid = pid_tgid, zero = 0;
+	__u32 tid = pid_tgid;
 	struct mountsnoop_event *e;
 	struct task_struct *task;
 	struct mount_args *a;
@@ -130,11 +124,9 @@ static __always_inline int leave(void *ctx, long ret)
 		return 0;
 	if (failed_only && ret >= 0)
 		goto out;
-	e = bpf_map_lookup_elem(&mountsnoop_scratch, &zero);
-	if (!e) {
-		bpfkit_drop(BPFKIT_READ_FAILED);
+	e = bpfkit_scratch(&mountsnoop_scratch);
+	if (!e)
 		goto out;
-	}
 
 	task = (struct task_struct *)bpf_get_current_task();
 	e->pid = pid_tgid >> 32;

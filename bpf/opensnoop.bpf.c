@@ -6,8 +6,7 @@
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_core_read.h>
-#include "bpfkit/channel.bpf.h"
-#include "bpfkit/filter.bpf.h"
+#include "bpfkit/staging.bpf.h"
 #include "opensnoop.h"
 
 char LICENSE[] SEC("license") = "GPL";
@@ -42,19 +41,15 @@ static __always_inline int enter(__u64 path, __u64 flags, __u32 mode,
 				 __u32 call)
 {
 	struct open_args a = { path, flags, mode, call };
-	__u32 tid = bpf_get_current_pid_tgid();
 
-	if (!bpfkit_selected())
-		return 0;
-	if (bpf_map_update_elem(&opensnoop_args, &tid, &a, BPF_ANY))
-		bpfkit_drop(BPFKIT_STAGING_FULL);
+	bpfkit_stage(&opensnoop_args, &a);
 	return 0;
 }
 
 static __always_inline int leave(void *ctx, long ret)
 {
 	__u64 pid_tgid = bpf_get_current_pid_tgid();
-	__u32 tid = pid_tgid, zero = 0;
+	__u32 tid = pid_tgid;
 	struct opensnoop_event *e;
 	struct open_args *a;
 	long len;
@@ -64,11 +59,9 @@ static __always_inline int leave(void *ctx, long ret)
 		return 0;
 	if (failed_only && ret >= 0)
 		goto out;
-	e = bpf_map_lookup_elem(&opensnoop_scratch, &zero);
-	if (!e) {
-		bpfkit_drop(BPFKIT_READ_FAILED);
+	e = bpfkit_scratch(&opensnoop_scratch);
+	if (!e)
 		goto out;
-	}
 
 	/* Fill the record; the path is in memory now that the kernel read it. */
 	e->pid = pid_tgid >> 32;
@@ -79,14 +72,7 @@ static __always_inline int leave(void *ctx, long ret)
 	e->mode = a->mode;
 	e->call = a->call;
 	bpf_get_current_comm(e->comm, sizeof(e->comm));
-	len = bpf_probe_read_user_str(e->path, sizeof(e->path),
-				      (const void *)a->path);
-	if (len <= 0) {
-		e->path[0] = '\0';
-		len = 1;
-	}
-	if (len > OPENSNOOP_PATH_MAX)
-		len = OPENSNOOP_PATH_MAX;
+	len = bpfkit_read_user_str(e->path, sizeof(e->path), a->path);
 
 	/* Send the header and the path's bytes only. */
 	bpfkit_emit(ctx, &e->rec, offsetof(struct opensnoop_event, path) + len);

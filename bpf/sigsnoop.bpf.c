@@ -8,6 +8,7 @@
 #include <bpf/bpf_helpers.h>
 #include "bpfkit/channel.bpf.h"
 #include "bpfkit/filter.bpf.h"
+#include "bpfkit/staging.bpf.h"
 #include "sigsnoop.h"
 
 char LICENSE[] SEC("license") = "GPL";
@@ -43,16 +44,14 @@ static __always_inline void fill_sender(struct sigsnoop_event *e)
 static __always_inline int kill_enter(__s32 tpid, __s32 sig)
 {
 	struct kill_call k = { .tpid = tpid, .sig = sig };
-	__u32 tid = bpf_get_current_pid_tgid();
 
-	if ((target_sig && sig != target_sig) || !bpfkit_selected())
+	if (target_sig && sig != target_sig)
 		return 0;
 	/*
 	 * Unstaged, the call's failure cannot be reported, nor its signal
 	 * with -k: count it lost (without -k the signal is still sent).
 	 */
-	if (bpf_map_update_elem(&sigsnoop_calls, &tid, &k, BPF_ANY))
-		bpfkit_drop(BPFKIT_STAGING_FULL);
+	bpfkit_stage(&sigsnoop_calls, &k);
 	return 0;
 }
 

@@ -5,8 +5,7 @@
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
-#include "bpfkit/channel.bpf.h"
-#include "bpfkit/filter.bpf.h"
+#include "bpfkit/staging.bpf.h"
 #include "statsnoop.h"
 
 char LICENSE[] SEC("license") = "GPL";
@@ -43,19 +42,15 @@ struct {
 static __always_inline int enter(__u64 path, __s32 dfd, __u32 flags, __u32 call)
 {
 	struct stat_args a = { path, dfd, flags, call };
-	__u32 tid = bpf_get_current_pid_tgid();
 
-	if (!bpfkit_selected())
-		return 0;
-	if (bpf_map_update_elem(&statsnoop_args, &tid, &a, BPF_ANY))
-		bpfkit_drop(BPFKIT_STAGING_FULL);
+	bpfkit_stage(&statsnoop_args, &a);
 	return 0;
 }
 
 static __always_inline int leave(void *ctx, long ret)
 {
 	__u64 pid_tgid = bpf_get_current_pid_tgid();
-	__u32 tid = pid_tgid, zero = 0;
+	__u32 tid = pid_tgid;
 	struct statsnoop_event *e;
 	struct stat_args *a;
 	long len;
@@ -65,11 +60,9 @@ static __always_inline int leave(void *ctx, long ret)
 		return 0;
 	if (failed_only && ret >= 0)
 		goto out;
-	e = bpf_map_lookup_elem(&statsnoop_scratch, &zero);
-	if (!e) {
-		bpfkit_drop(BPFKIT_READ_FAILED);
+	e = bpfkit_scratch(&statsnoop_scratch);
+	if (!e)
 		goto out;
-	}
 
 	e->pid = pid_tgid >> 32;
 	e->tid = tid;
@@ -79,14 +72,7 @@ static __always_inline int leave(void *ctx, long ret)
 	e->flags = a->flags;
 	e->call = a->call;
 	bpf_get_current_comm(e->comm, sizeof(e->comm));
-	len = bpf_probe_read_user_str(e->path, sizeof(e->path),
-				      (const void *)a->path);
-	if (len <= 0) {
-		e->path[0] = '\0';
-		len = 1;
-	}
-	if (len > STATSNOOP_PATH_MAX)
-		len = STATSNOOP_PATH_MAX;
+	len = bpfkit_read_user_str(e->path, sizeof(e->path), a->path);
 
 	/* Send the header and the path's bytes only. */
 	bpfkit_emit(ctx, &e->rec, offsetof(struct statsnoop_event, path) + len);

@@ -198,12 +198,10 @@ int main(int argc, char **argv)
 	bpfkit_setup(&tool, argc, argv);
 
 	/* The syscall tracepoints must be there. */
-	if (!bpfkit_tracepoint_exists("syscalls", "sys_enter_bind")) {
-		bpfkit_error(
-			"this kernel has no syscalls:sys_enter_bind tracepoint (CONFIG_FTRACE_SYSCALLS)");
-		err = -ENOENT;
+	err = bpfkit_require_tracepoint("syscalls", "sys_enter_bind",
+					"CONFIG_FTRACE_SYSCALLS");
+	if (err)
 		goto cleanup;
-	}
 
 	/* Open the BPF object. */
 	skel = bindsnoop_bpf__open_opts(bpfkit_open_opts());

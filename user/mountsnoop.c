@@ -351,10 +351,7 @@ static enum bpfkit_verdict print_event(void *ctx, const void *data, size_t size)
 /* Load only the calls this kernel has; fail when it has none. */
 static int choose_programs(struct mountsnoop_bpf *skel)
 {
-	const struct {
-		struct bpf_program *enter, *exit;
-		const char *name;
-	} calls[] = {
+	const struct bpfkit_syscall_tp calls[] = {
 		{ skel->progs.mount_enter, skel->progs.mount_exit, "mount" },
 		{ skel->progs.umount_enter, skel->progs.umount_exit, "umount" },
 		{ skel->progs.fsopen_enter, skel->progs.fsopen_exit, "fsopen" },
@@ -367,18 +364,10 @@ static int choose_programs(struct mountsnoop_bpf *skel)
 		{ skel->progs.open_tree_enter, skel->progs.open_tree_exit,
 		  "open_tree" },
 	};
-	bool found = false;
-	size_t i;
 
-	for (i = 0; i < sizeof(calls) / sizeof(calls[0]); i++)
-		found |= bpfkit_syscall_tp_autoload(
-			calls[i].enter, calls[i].exit, calls[i].name);
-	if (!found) {
-		bpfkit_error(
-			"this kernel has no syscalls:sys_enter_mount tracepoint (CONFIG_FTRACE_SYSCALLS)");
-		return -ENOENT;
-	}
-	return 0;
+	return bpfkit_syscall_tps_autoload(calls,
+					   sizeof(calls) / sizeof(calls[0]),
+					   "sys_enter_mount tracepoint");
 }
 
 int main(int argc, char **argv)

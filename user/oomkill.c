@@ -155,12 +155,10 @@ int main(int argc, char **argv)
 	bpfkit_setup(&tool, argc, argv);
 
 	/* The OOM killer's tracepoint must be there. */
-	if (!bpfkit_tracepoint_exists("oom", "mark_victim")) {
-		bpfkit_error(
-			"this kernel has no oom:mark_victim tracepoint (it came in Linux 4.8)");
-		err = -ENOENT;
+	err = bpfkit_require_tracepoint("oom", "mark_victim",
+					"it came in Linux 4.8");
+	if (err)
 		goto cleanup;
-	}
 
 	/* Open the BPF object. */
 	skel = oomkill_bpf__open_opts(bpfkit_open_opts());

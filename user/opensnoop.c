@@ -195,20 +195,16 @@ static enum bpfkit_verdict print_event(void *ctx, const void *data, size_t size)
 /* Load only the opens this kernel has; fail when it has none. */
 static int choose_programs(struct opensnoop_bpf *skel)
 {
-	bool found = false;
+	const struct bpfkit_syscall_tp calls[] = {
+		{ skel->progs.open_enter, skel->progs.open_exit, "open" },
+		{ skel->progs.openat_enter, skel->progs.openat_exit, "openat" },
+		{ skel->progs.openat2_enter, skel->progs.openat2_exit,
+		  "openat2" },
+	};
 
-	found |= bpfkit_syscall_tp_autoload(skel->progs.open_enter,
-					    skel->progs.open_exit, "open");
-	found |= bpfkit_syscall_tp_autoload(skel->progs.openat_enter,
-					    skel->progs.openat_exit, "openat");
-	found |= bpfkit_syscall_tp_autoload(
-		skel->progs.openat2_enter, skel->progs.openat2_exit, "openat2");
-	if (!found) {
-		bpfkit_error(
-			"this kernel has no syscalls:sys_enter_open* tracepoints (CONFIG_FTRACE_SYSCALLS)");
-		return -ENOENT;
-	}
-	return 0;
+	return bpfkit_syscall_tps_autoload(calls,
+					   sizeof(calls) / sizeof(calls[0]),
+					   "sys_enter_open* tracepoints");
 }
 
 int main(int argc, char **argv)

@@ -123,31 +123,23 @@ static enum bpfkit_verdict print_event(void *ctx, const void *data, size_t size)
 /* Load only the stat calls this kernel has; fail when it has none. */
 static int choose_programs(struct statsnoop_bpf *skel)
 {
-	bool found = false;
+	const struct bpfkit_syscall_tp calls[] = {
+		{ skel->progs.newstat_enter, skel->progs.newstat_exit,
+		  "newstat" },
+		{ skel->progs.stat_enter, skel->progs.stat_exit, "stat" },
+		{ skel->progs.newlstat_enter, skel->progs.newlstat_exit,
+		  "newlstat" },
+		{ skel->progs.lstat_enter, skel->progs.lstat_exit, "lstat" },
+		{ skel->progs.newfstatat_enter, skel->progs.newfstatat_exit,
+		  "newfstatat" },
+		{ skel->progs.fstatat64_enter, skel->progs.fstatat64_exit,
+		  "fstatat64" },
+		{ skel->progs.statx_enter, skel->progs.statx_exit, "statx" },
+	};
 
-	found |= bpfkit_syscall_tp_autoload(
-		skel->progs.newstat_enter, skel->progs.newstat_exit, "newstat");
-	found |= bpfkit_syscall_tp_autoload(skel->progs.stat_enter,
-					    skel->progs.stat_exit, "stat");
-	found |= bpfkit_syscall_tp_autoload(skel->progs.newlstat_enter,
-					    skel->progs.newlstat_exit,
-					    "newlstat");
-	found |= bpfkit_syscall_tp_autoload(skel->progs.lstat_enter,
-					    skel->progs.lstat_exit, "lstat");
-	found |= bpfkit_syscall_tp_autoload(skel->progs.newfstatat_enter,
-					    skel->progs.newfstatat_exit,
-					    "newfstatat");
-	found |= bpfkit_syscall_tp_autoload(skel->progs.fstatat64_enter,
-					    skel->progs.fstatat64_exit,
-					    "fstatat64");
-	found |= bpfkit_syscall_tp_autoload(skel->progs.statx_enter,
-					    skel->progs.statx_exit, "statx");
-	if (!found) {
-		bpfkit_error(
-			"this kernel has no syscalls:sys_enter_*stat* tracepoints (CONFIG_FTRACE_SYSCALLS)");
-		return -ENOENT;
-	}
-	return 0;
+	return bpfkit_syscall_tps_autoload(calls,
+					   sizeof(calls) / sizeof(calls[0]),
+					   "sys_enter_*stat* tracepoints");
 }
 
 int main(int argc, char **argv)

@@ -133,6 +133,16 @@ bool bpfkit_tracepoint_exists(const char *category, const char *name)
 	return !access(path, F_OK);
 }
 
+int bpfkit_require_tracepoint(const char *category, const char *name,
+			      const char *why)
+{
+	if (bpfkit_tracepoint_exists(category, name))
+		return 0;
+	bpfkit_error("this kernel has no %s:%s tracepoint (%s)", category, name,
+		     why);
+	return -ENOENT;
+}
+
 bool bpfkit_syscall_tp_autoload(struct bpf_program *enter,
 				struct bpf_program *exit, const char *name)
 {
@@ -146,6 +156,24 @@ bool bpfkit_syscall_tp_autoload(struct bpf_program *enter,
 	bpf_program__set_autoload(enter, ok);
 	bpf_program__set_autoload(exit, ok);
 	return ok;
+}
+
+int bpfkit_syscall_tps_autoload(const struct bpfkit_syscall_tp *tps, size_t n,
+				const char *missing)
+{
+	bool found = false;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		found |= bpfkit_syscall_tp_autoload(tps[i].enter, tps[i].exit,
+						    tps[i].name);
+	if (!found) {
+		bpfkit_error(
+			"this kernel has no syscalls:%s (CONFIG_FTRACE_SYSCALLS)",
+			missing);
+		return -ENOENT;
+	}
+	return 0;
 }
 
 bool bpfkit_kprobes_available(void)

@@ -30,12 +30,33 @@ const char *bpfkit_cgroup2_mount(void);
 bool bpfkit_tracepoint_exists(const char *category, const char *name);
 
 /*
+ * 0 if tracepoint CATEGORY:NAME exists; else say "this kernel has no
+ * CATEGORY:NAME tracepoint (WHY)" and return -ENOENT.
+ */
+int bpfkit_require_tracepoint(const char *category, const char *name,
+			      const char *why);
+
+/*
  * Keep ENTER and EXIT (programs on syscalls:sys_enter_NAME and
  * sys_exit_NAME) in the object when both tracepoints exist, drop them
  * otherwise. Call before load; returns whether they are kept.
  */
 bool bpfkit_syscall_tp_autoload(struct bpf_program *enter,
 				struct bpf_program *exit, const char *name);
+
+/* A syscall's programs on sys_enter_NAME and sys_exit_NAME. */
+struct bpfkit_syscall_tp {
+	struct bpf_program *enter, *exit;
+	const char *name;
+};
+
+/*
+ * bpfkit_syscall_tp_autoload() each of the N syscalls in TPS. When the
+ * kernel has none, say "this kernel has no syscalls:MISSING" and return
+ * -ENOENT; 0 otherwise.
+ */
+int bpfkit_syscall_tps_autoload(const struct bpfkit_syscall_tp *tps, size_t n,
+				const char *missing);
 
 /* Can kprobes (and so ksyscall programs) be attached? */
 bool bpfkit_kprobes_available(void);
