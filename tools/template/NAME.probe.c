@@ -28,18 +28,13 @@ static struct {
 	.binary = "@BINARY@",
 };
 
-static const struct argp_option options[] = {
-	{ "binary", 'b', "FILE", 0,
-	  "Trace this program or library instead of @BINARY@", 0 },
-	{},
+/* -b FILE: checked to be a program or library, then set in env.binary. */
+static const struct bpfkit_binary_opt binary_opt = {
+	.name = "binary",
+	.key = 'b',
+	.doc = "Trace this program or library instead of @BINARY@",
+	.path = &env.binary,
 };
-
-static error_t parse_arg(int key, char *arg, struct argp_state *state)
-{
-	if (key == 'b')
-		return bpfkit_parse_elf("-b/--binary", arg, &env.binary);
-	return ARGP_ERR_UNKNOWN;
-}
 
 /* The tool's name, its --help text and the options it offers. */
 static const struct bpfkit_tool tool = {
@@ -50,8 +45,7 @@ static const struct bpfkit_tool tool = {
 	       "  @NAME@             # every process on the system\n"
 	       "  @NAME@ -p 181 -j   # process 181 only, as JSON Lines\n",
 	.options = BPFKIT_OPT_EVENTS,
-	.own_options = options,
-	.own_parser = parse_arg,
+	.binary = &binary_opt,
 };
 
 /* Print one record from the kernel, as columns or as JSON. */
