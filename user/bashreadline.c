@@ -23,19 +23,12 @@ static struct {
 	.shell = "/bin/bash",
 };
 
-static const struct argp_option options[] = {
-	{ "shell", 's', "FILE", 0,
-	  "The bash (or the libreadline.so it links) to trace; default /bin/bash",
-	  0 },
-	{},
+static const struct bpfkit_binary_opt shell_opt = {
+	.name = "shell",
+	.key = 's',
+	.doc = "The bash (or the libreadline.so it links) to trace; default /bin/bash",
+	.path = &env.shell,
 };
-
-static error_t parse_arg(int key, char *arg, struct argp_state *state)
-{
-	if (key == 's')
-		return bpfkit_parse_elf("-s/--shell", arg, &env.shell);
-	return ARGP_ERR_UNKNOWN;
-}
 
 static const struct bpfkit_tool tool = {
 	.name = "bashreadline",
@@ -46,8 +39,7 @@ static const struct bpfkit_tool tool = {
 	       "  bashreadline -T -u alice     # alice's lines, with the time\n"
 	       "  bashreadline -s /usr/local/bin/bash -j  # another bash, JSON\n",
 	.options = BPFKIT_OPT_EVENTS,
-	.own_options = options,
-	.own_parser = parse_arg,
+	.binary = &shell_opt,
 };
 
 static enum bpfkit_verdict print_event(void *ctx, const void *data, size_t size)

@@ -26,19 +26,12 @@ static struct {
 	const char *libc; /* --libc; NULL: the one this process maps */
 } env;
 
-static const struct argp_option options[] = {
-	{ "libc", 'l', "FILE", 0,
-	  "The C library to trace; default: the one this program runs with",
-	  0 },
-	{},
+static const struct bpfkit_binary_opt libc_opt = {
+	.name = "libc",
+	.key = 'l',
+	.doc = "The C library to trace; default: the one this program runs with",
+	.path = &env.libc,
 };
-
-static error_t parse_arg(int key, char *arg, struct argp_state *state)
-{
-	if (key == 'l')
-		return bpfkit_parse_elf("-l/--libc", arg, &env.libc);
-	return ARGP_ERR_UNKNOWN;
-}
 
 static const struct bpfkit_tool tool = {
 	.name = "gethostlatency",
@@ -50,8 +43,7 @@ static const struct bpfkit_tool tool = {
 	       "  gethostlatency -p 181 -j     # process 181's, as JSON Lines\n"
 	       "  gethostlatency -l /opt/glibc/lib/libc.so.6  # another libc\n",
 	.options = BPFKIT_OPT_EVENTS,
-	.own_options = options,
-	.own_parser = parse_arg,
+	.binary = &libc_opt,
 };
 
 static const char *const func_names[] = {

@@ -25,19 +25,12 @@ static struct {
 	.python = "/usr/bin/python3",
 };
 
-static const struct argp_option options[] = {
-	{ "python", 'P', "FILE", 0,
-	  "The Python interpreter (or libpython) to trace; default /usr/bin/python3",
-	  0 },
-	{},
+static const struct bpfkit_binary_opt python_opt = {
+	.name = "python",
+	.key = 'P',
+	.doc = "The Python interpreter (or libpython) to trace; default /usr/bin/python3",
+	.path = &env.python,
 };
-
-static error_t parse_arg(int key, char *arg, struct argp_state *state)
-{
-	if (key == 'P')
-		return bpfkit_parse_elf("-P/--python", arg, &env.python);
-	return ARGP_ERR_UNKNOWN;
-}
 
 static const struct bpfkit_tool tool = {
 	.name = "pyimport",
@@ -48,8 +41,7 @@ static const struct bpfkit_tool tool = {
 	       "  pyimport -p 181 -j           # process 181's imports, as JSON\n"
 	       "  pyimport -P /usr/bin/python3.11-dbg  # another interpreter\n",
 	.options = BPFKIT_OPT_EVENTS,
-	.own_options = options,
-	.own_parser = parse_arg,
+	.binary = &python_opt,
 };
 
 static enum bpfkit_verdict print_event(void *ctx, const void *data, size_t size)

@@ -58,6 +58,31 @@ static void test_parse_uid(void **state)
 	assert_int_equal(bpfkit_parse_uid("-u", "", &uid), EINVAL);
 }
 
+/* A tool's binary option: its default, or the ELF file given after it. */
+static void test_binary_option(void **state)
+{
+	static const char *path = "/bin/sh";
+	static const struct bpfkit_binary_opt binary = {
+		.name = "binary",
+		.key = 'b',
+		.doc = "test",
+		.path = &path,
+	};
+	static const struct bpfkit_tool tool = {
+		.name = "test-cli",
+		.doc = "test",
+		.options = BPFKIT_OPT_EVENTS,
+		.binary = &binary,
+	};
+	char *none[] = { "test-cli", NULL };
+	char *given[] = { "test-cli", "-b", "/bin/true", NULL };
+
+	bpfkit_parse(&tool, 1, none);
+	assert_string_equal(path, "/bin/sh");
+	bpfkit_parse(&tool, 3, given);
+	assert_string_equal(path, "/bin/true");
+}
+
 /* With no option: every task, perf buffer, 64 pages and records, 100 ms. */
 static void test_defaults(void **state)
 {
@@ -174,6 +199,7 @@ int main(void)
 		cmocka_unit_test(test_parse_ulong),
 		cmocka_unit_test(test_parse_elf),
 		cmocka_unit_test(test_parse_uid),
+		cmocka_unit_test(test_binary_option),
 		cmocka_unit_test(test_defaults),
 		cmocka_unit_test(test_common_options),
 		cmocka_unit_test(test_channel_cfg),

@@ -16,24 +16,7 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-/* User + system seconds of WHO (RUSAGE_SELF or RUSAGE_CHILDREN). */
-static double cpu(int who)
-{
-	struct rusage ru;
-
-	getrusage(who, &ru);
-	return ru.ru_utime.tv_sec + ru.ru_stime.tv_sec +
-	       (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
-}
+#include "bench.h"
 
 int main(int argc, char **argv)
 {
@@ -49,8 +32,9 @@ int main(int argc, char **argv)
 	}
 	name = strrchr(argv[2], '/') ? strrchr(argv[2], '/') + 1 : argv[2];
 
-	start = now();
-	for (n = 0; n == 0 || now() - start < limit; n++) {
+	start = bench_seconds(CLOCK_MONOTONIC);
+	for (n = 0; n == 0 || bench_seconds(CLOCK_MONOTONIC) - start < limit;
+	     n++) {
 		/* Fork, rename, exec: one traced exec per iteration. */
 		pid = fork();
 		if (pid < 0) {
@@ -70,8 +54,10 @@ int main(int argc, char **argv)
 			return 1;
 		}
 	}
-	secs = now() - start;
+	secs = bench_seconds(CLOCK_MONOTONIC) - start;
 	printf("execs=%ld seconds=%.6f cpu_seconds=%.6f rate=%.1f\n", n, secs,
-	       cpu(RUSAGE_SELF) + cpu(RUSAGE_CHILDREN), n / secs);
+	       bench_cpu_seconds(RUSAGE_SELF) +
+		       bench_cpu_seconds(RUSAGE_CHILDREN),
+	       n / secs);
 	return 0;
 }

@@ -23,14 +23,7 @@
 #include <unistd.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
-
-static double now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
+#include "bench.h"
 
 /* CPU time of PID's threads so far, in ms (from their schedstat). */
 static double cpu_ms(pid_t pid)
@@ -84,13 +77,13 @@ static bool reap(pid_t tool)
 static void stop(pid_t tool, int fd, bool exited)
 {
 	char buf[4096];
-	double end = now_ms() + 5000;
+	double end = bench_now_ms() + 5000;
 	struct pollfd pfd = { .fd = fd, .events = POLLIN };
 
 	if (exited)
 		return;
 	kill(tool, SIGINT);
-	while (now_ms() < end && poll(&pfd, 1, 100) >= 0)
+	while (bench_now_ms() < end && poll(&pfd, 1, 100) >= 0)
 		if (pfd.revents && read(fd, buf, sizeof(buf)) <= 0)
 			break;
 	kill(tool, SIGKILL);
@@ -105,7 +98,7 @@ int main(int argc, char **argv)
 	char buf[65536];
 	size_t len = 0;
 	bool exited = false;
-	int opt, fds[2];
+	int opt, fd;
 	pid_t tool;
 
 	while ((opt = getopt(argc, argv, "+r:i:t:")) != -1) {
@@ -132,29 +125,17 @@ int main(int argc, char **argv)
 	name = strrchr(marker, '/') ? strrchr(marker, '/') + 1 : marker;
 
 	/* Spawn TOOL with both its outputs on our pipe. */
-	if (pipe2(fds, O_CLOEXEC)) {
-		perror("first-event: pipe");
+	start = bench_now_ms();
+	tool = bench_spawn("first-event", argv + optind + 1, &fd);
+	if (tool < 0)
 		return 1;
-	}
-	start = now_ms();
-	tool = fork();
-	if (tool < 0) {
-		perror("first-event: fork");
-		return 1;
-	}
-	if (tool == 0) {
-		dup2(fds[1], STDOUT_FILENO);
-		dup2(fds[1], STDERR_FILENO);
-		execvp(argv[optind + 1], argv + optind + 1);
-		_exit(127);
-	}
-	close(fds[1]);
 
 	/* Exec the marker every INTERVAL ms until its line shows up. */
 	next = start;
-	while (first_ms < 0 && !exited && now_ms() - start < timeout * 1e3) {
-		struct pollfd pfd = { .fd = fds[0], .events = POLLIN };
-		double t = now_ms();
+	while (first_ms < 0 && !exited &&
+	       bench_now_ms() - start < timeout * 1e3) {
+		struct pollfd pfd = { .fd = fd, .events = POLLIN };
+		double t = bench_now_ms();
 		char *nl, *line;
 		ssize_t n;
 
@@ -165,10 +146,10 @@ int main(int argc, char **argv)
 		exited = reap(tool);
 		if (poll(&pfd, 1, (int)(next - t) + 1) <= 0)
 			continue;
-		n = read(fds[0], buf + len, sizeof(buf) - 1 - len);
+		n = read(fd, buf + len, sizeof(buf) - 1 - len);
 		if (n <= 0)
 			break;
-		t = now_ms();
+		t = bench_now_ms();
 		len += n;
 		buf[len] = '\0';
 		/* Look at each complete line; keep the partial one. */
@@ -187,7 +168,7 @@ int main(int argc, char **argv)
 			len = 0;
 	}
 
-	stop(tool, fds[0], exited);
+	stop(tool, fd, exited);
 	/* Wait for the last triggers. */
 	while (waitpid(-1, NULL, 0) > 0)
 		;

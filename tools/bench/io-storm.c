@@ -12,17 +12,10 @@
 #include <stdlib.h>
 #include <time.h>
 #include <unistd.h>
+#include "bench.h"
 
 #define BLOCK 4096
 #define SPAN (16 << 20)
-
-static double seconds(clockid_t clock)
-{
-	struct timespec ts;
-
-	clock_gettime(clock, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 int main(int argc, char **argv)
 {
@@ -40,16 +33,16 @@ int main(int argc, char **argv)
 		perror("io-storm");
 		return 1;
 	}
-	wall = seconds(CLOCK_MONOTONIC);
-	cpu = seconds(CLOCK_THREAD_CPUTIME_ID);
+	wall = bench_seconds(CLOCK_MONOTONIC);
+	cpu = bench_seconds(CLOCK_THREAD_CPUTIME_ID);
 	for (i = 0; i < count; i++) {
 		if (pread(fd, buf, BLOCK, i * BLOCK % SPAN) != BLOCK) {
 			perror("io-storm: read");
 			return 1;
 		}
 	}
-	cpu = seconds(CLOCK_THREAD_CPUTIME_ID) - cpu;
-	wall = seconds(CLOCK_MONOTONIC) - wall;
+	cpu = bench_seconds(CLOCK_THREAD_CPUTIME_ID) - cpu;
+	wall = bench_seconds(CLOCK_MONOTONIC) - wall;
 	printf("calls=%ld seconds=%.6f cpu_seconds=%.6f rate=%.0f\n", count,
 	       wall, cpu, count / wall);
 	return 0;

@@ -22,17 +22,10 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
+#include "bench.h"
 
 #define MAX_EXECS 1000
 #define WARMUP_INTERVAL_MS 100
-
-static double now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
 
 /* TOOL's output not yet split into lines, and whether it has ended. */
 static char buf[65536];
@@ -50,7 +43,7 @@ static double line_with(int fd, const char *name, double deadline)
 	char *nl, *line;
 	ssize_t n;
 
-	while (found < 0 && !ended && (t = now_ms()) < deadline) {
+	while (found < 0 && !ended && (t = bench_now_ms()) < deadline) {
 		if (poll(&pfd, 1, (int)(deadline - t) + 1) <= 0)
 			continue;
 		n = read(fd, buf + len, sizeof(buf) - 1 - len);
@@ -58,7 +51,7 @@ static double line_with(int fd, const char *name, double deadline)
 			ended = true;
 			return -1;
 		}
-		t = now_ms();
+		t = bench_now_ms();
 		len += n;
 		buf[len] = '\0';
 		for (line = buf; (nl = strchr(line, '\n')); line = nl + 1) {
@@ -93,7 +86,7 @@ static bool trigger(const char *marker, const char *name, volatile double *at,
 	}
 	if (pid == 0) {
 		prctl(PR_SET_NAME, name);
-		*at = now_ms();
+		*at = bench_now_ms();
 		execl(marker, marker, (char *)NULL);
 		_exit(127);
 	}
@@ -108,9 +101,9 @@ static bool trigger(const char *marker, const char *name, volatile double *at,
 /* Stop TOOL: SIGINT, read its output to EOF (at most 5 s), then SIGKILL. */
 static void stop(pid_t tool, int fd)
 {
-	line_with(fd, NULL, now_ms() + 100);
+	line_with(fd, NULL, bench_now_ms() + 100);
 	kill(tool, SIGINT);
-	line_with(fd, NULL, now_ms() + 5000);
+	line_with(fd, NULL, bench_now_ms() + 5000);
 	kill(tool, SIGKILL);
 	while (waitpid(-1, NULL, 0) > 0)
 		;
@@ -122,7 +115,7 @@ int main(int argc, char **argv)
 	double latency[MAX_EXECS], seen = -1, start;
 	const char *marker, *name;
 	volatile double *at;
-	int opt, fds[2];
+	int opt, fd;
 	pid_t tool;
 
 	while ((opt = getopt(argc, argv, "+n:g:t:")) != -1) {
@@ -150,39 +143,30 @@ int main(int argc, char **argv)
 	name = strrchr(marker, '/') ? strrchr(marker, '/') + 1 : marker;
 	at = mmap(NULL, sizeof(*at), PROT_READ | PROT_WRITE,
 		  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	if (at == MAP_FAILED || pipe2(fds, O_CLOEXEC)) {
-		perror("lone-exec: mmap/pipe");
+	if (at == MAP_FAILED) {
+		perror("lone-exec: mmap");
 		return 1;
 	}
-	tool = fork();
-	if (tool < 0) {
-		perror("lone-exec: fork");
+	tool = bench_spawn("lone-exec", argv + optind + 1, &fd);
+	if (tool < 0)
 		return 1;
-	}
-	if (tool == 0) {
-		dup2(fds[1], STDOUT_FILENO);
-		dup2(fds[1], STDERR_FILENO);
-		execvp(argv[optind + 1], argv + optind + 1);
-		_exit(127);
-	}
-	close(fds[1]);
 
 	/* Until TOOL shows the marker's exec, it is not tracing yet. */
-	start = now_ms();
-	while (seen < 0 && !ended && now_ms() - start < 60e3) {
+	start = bench_now_ms();
+	while (seen < 0 && !ended && bench_now_ms() - start < 60e3) {
 		if (!trigger(marker, name, at, tool))
 			break;
-		seen = line_with(fds[0], name, now_ms() + WARMUP_INTERVAL_MS);
+		seen = line_with(fd, name, bench_now_ms() + WARMUP_INTERVAL_MS);
 	}
 	for (i = 0; seen >= 0 && i < execs; i++) {
 		seen = -1;
-		line_with(fds[0], NULL, now_ms() + gap);
+		line_with(fd, NULL, bench_now_ms() + gap);
 		if (!trigger(marker, name, at, tool))
 			break;
-		seen = line_with(fds[0], name, *at + timeout * 1e3);
+		seen = line_with(fd, name, *at + timeout * 1e3);
 		latency[i] = seen - *at;
 	}
-	stop(tool, fds[0]);
+	stop(tool, fd);
 	if (seen < 0) {
 		fprintf(stderr, "lone-exec: %s did not show %s in time\n",
 			argv[optind + 1], name);

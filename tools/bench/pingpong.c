@@ -14,23 +14,7 @@
 #include <unistd.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
-
-static double seconds(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static double cpu_of(int who)
-{
-	struct rusage ru;
-
-	getrusage(who, &ru);
-	return ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
-	       ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
-}
+#include "bench.h"
 
 /* Read a byte from IN and write it to OUT, COUNT times; FIRST starts. */
 static int pass(int in, int out, long count, int first)
@@ -66,8 +50,8 @@ int main(int argc, char **argv)
 		perror("pingpong");
 		return 1;
 	}
-	wall = seconds();
-	cpu = cpu_of(RUSAGE_SELF);
+	wall = bench_seconds(CLOCK_MONOTONIC);
+	cpu = bench_cpu_seconds(RUSAGE_SELF);
 	child = fork();
 	if (child < 0) {
 		perror("pingpong: fork");
@@ -80,8 +64,9 @@ int main(int argc, char **argv)
 		fprintf(stderr, "pingpong: a pass failed\n");
 		return 1;
 	}
-	wall = seconds() - wall;
-	cpu = cpu_of(RUSAGE_SELF) - cpu + cpu_of(RUSAGE_CHILDREN);
+	wall = bench_seconds(CLOCK_MONOTONIC) - wall;
+	cpu = bench_cpu_seconds(RUSAGE_SELF) - cpu +
+	      bench_cpu_seconds(RUSAGE_CHILDREN);
 	printf("calls=%ld seconds=%.6f cpu_seconds=%.6f rate=%.0f\n", 2 * count,
 	       wall, cpu, 2 * count / wall);
 	return 0;

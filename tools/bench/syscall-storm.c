@@ -8,19 +8,13 @@
  * the wall clock also counts the time other processes held the CPU, the
  * CPU time only what each call cost.
  */
+#define _GNU_SOURCE
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
 #include <unistd.h>
 #include <sys/syscall.h>
-
-static double seconds(clockid_t clock)
-{
-	struct timespec ts;
-
-	clock_gettime(clock, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
+#include "bench.h"
 
 int main(int argc, char **argv)
 {
@@ -37,12 +31,12 @@ int main(int argc, char **argv)
 		usleep(1000);
 
 	/* Time the calls alone, on both clocks. */
-	wall = seconds(CLOCK_MONOTONIC);
-	cpu = seconds(CLOCK_THREAD_CPUTIME_ID);
+	wall = bench_seconds(CLOCK_MONOTONIC);
+	cpu = bench_seconds(CLOCK_THREAD_CPUTIME_ID);
 	for (i = 0; i < count; i++)
 		syscall(SYS_getppid);
-	cpu = seconds(CLOCK_THREAD_CPUTIME_ID) - cpu;
-	wall = seconds(CLOCK_MONOTONIC) - wall;
+	cpu = bench_seconds(CLOCK_THREAD_CPUTIME_ID) - cpu;
+	wall = bench_seconds(CLOCK_MONOTONIC) - wall;
 	printf("calls=%ld seconds=%.6f cpu_seconds=%.6f rate=%.0f\n", count,
 	       wall, cpu, count / wall);
 	return 0;

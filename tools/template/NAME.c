@@ -21,7 +21,24 @@
 /* Column widths, for the header and every row. */
 enum { PID_W = 7, UID_W = 7 };
 
-/* The tool's name, its --help text and the common options it offers. */
+/* user probes only: */
+/* The tool's own options. */
+static struct {
+	const char *binary; /* -b: the program or library with the probe */
+} env = {
+	.binary = "@BINARY@",
+};
+
+/* -b FILE: checked to be a program or library, then set in env.binary. */
+static const struct bpfkit_binary_opt binary_opt = {
+	.name = "binary",
+	.key = 'b',
+	.doc = "Trace this program or library instead of @BINARY@",
+	.path = &env.binary,
+};
+
+/* end of user probes only */
+/* The tool's name, its --help text and the options it offers. */
 static const struct bpfkit_tool tool = {
 	.name = "@NAME@",
 	.doc = "Print pid, uid and command at every @TRACEPOINT@.\n"
@@ -30,6 +47,9 @@ static const struct bpfkit_tool tool = {
 	       "  @NAME@             # every process on the system\n"
 	       "  @NAME@ -p 181 -j   # process 181 only, as JSON Lines\n",
 	.options = BPFKIT_OPT_EVENTS,
+	/* user probes only: */
+	.binary = &binary_opt,
+	/* end of user probes only */
 };
 
 /* Print one record from the kernel, as columns or as JSON. */
@@ -65,6 +85,9 @@ int main(int argc, char **argv)
 {
 	struct @IDENT@_bpf *skel = NULL;
 	struct bpfkit_channel *ch = NULL;
+	/* user probes only: */
+	struct bpfkit_user_probe probe;
+	/* end of user probes only */
 	int err;
 
 	/*
@@ -99,6 +122,7 @@ int main(int argc, char **argv)
 
 	/* Fill maps here, after load and before any event can arrive. */
 
+	/* tracepoints only: */
 	/*
 	 * Open the event channel, then attach to @TRACEPOINT@: events start
 	 * to flow, and none is missed since the reader already exists.
@@ -117,6 +141,22 @@ int main(int argc, char **argv)
 	 *				   NULL, &ch);
 	 */
 	err = bpfkit_attach(skel->skeleton, print_event, NULL, &ch);
+	/* end of tracepoints only */
+	/* user probes only: */
+	/*
+	 * Open the event channel, then attach to @PROBE_DESC@ in the
+	 * binary: every process that maps it is traced, from now on. A
+	 * binary without it is refused in one line.
+	 */
+	probe = (struct bpfkit_user_probe){
+		.prog = skel->progs.handle,
+		.binary = env.binary,
+		.provider = @PROVIDER_C@,
+		.name = "@PROBE@",
+	};
+	err = bpfkit_attach_user(skel->skeleton, &probe, 1, print_event, NULL,
+				 &ch);
+	/* end of user probes only */
 	if (err)
 		goto cleanup;
 

@@ -574,6 +574,13 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		if (err != ARGP_ERR_UNKNOWN)
 			return err;
 	}
+	if (tool->binary && key == tool->binary->key) {
+		char name[64];
+
+		snprintf(name, sizeof(name), "-%c/--%s", key,
+			 tool->binary->name);
+		return bpfkit_parse_elf(name, arg, tool->binary->path);
+	}
 	err = tool->own_parser ? tool->own_parser(key, arg, state) :
 				 ARGP_ERR_UNKNOWN;
 	if (err == ARGP_ERR_UNKNOWN && key == ARGP_KEY_ARG &&
@@ -605,6 +612,13 @@ void bpfkit_parse(const struct bpfkit_tool *tool, int argc, char **argv)
 	bpfkit_setup_logging(false);
 
 	/* The tool's own options first, then the common ones it offers. */
+	if (tool->binary)
+		options[n++] = (struct argp_option){
+			.name = tool->binary->name,
+			.key = tool->binary->key,
+			.arg = "FILE",
+			.doc = tool->binary->doc,
+		};
 	for (own = tool->own_options;
 	     own && (own->name || own->key || own->doc); own++)
 		options[n++] = *own;

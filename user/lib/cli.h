@@ -55,6 +55,18 @@ struct bpfkit_opts {
 
 extern struct bpfkit_opts bpfkit_opts;
 
+/*
+ * A user-probe tool's option naming the program or library its probes go
+ * in: the command line checks that the file is ELF (bpfkit_parse_elf())
+ * and sets *path to it, which keeps the tool's default when not given.
+ */
+struct bpfkit_binary_opt {
+	const char *name; /* the long option, e.g. "shell" */
+	int key; /* the short one, e.g. 's' */
+	const char *doc; /* its --help text */
+	const char **path;
+};
+
 /* What a tool tells the command line about itself. */
 struct bpfkit_tool {
 	const char *name;
@@ -63,6 +75,7 @@ struct bpfkit_tool {
 	unsigned int options; /* BPFKIT_OPT_* offered */
 	const struct argp_option *own_options; /* NULL-terminated, or NULL */
 	argp_parser_t own_parser; /* handles own options, or NULL */
+	const struct bpfkit_binary_opt *binary; /* first of its own, or NULL */
 };
 
 /*
