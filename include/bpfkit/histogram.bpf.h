@@ -64,6 +64,30 @@ static __always_inline void bpfkit_hist_add(struct bpfkit_hist *h, __u64 ns)
 }
 
 /*
+ * Timing what runs on a CPU without nesting there (an IRQ handler, a
+ * softirq): MAP, a one-entry per-CPU array of __u64, holds its start time.
+ * At its entry: bpfkit_hist_cpu_enter(); at its exit, the start time from
+ * bpfkit_hist_cpu_started(), to set to 0 once used.
+ */
+static __always_inline void bpfkit_hist_cpu_enter(void *map)
+{
+	__u32 zero = 0;
+	__u64 *start = bpf_map_lookup_elem(map, &zero);
+
+	if (start)
+		*start = bpf_ktime_get_ns();
+}
+
+/* This CPU's start time in MAP; NULL: no entry seen, it began before tracing. */
+static __always_inline __u64 *bpfkit_hist_cpu_started(void *map)
+{
+	__u32 zero = 0;
+	__u64 *start = bpf_map_lookup_elem(map, &zero);
+
+	return start && *start ? start : NULL;
+}
+
+/*
  * Add NS nanoseconds to task T's histogram in MAP, whose __u32 keys are as
  * BY says; a process or thread histogram is named by T's comm.
  */
