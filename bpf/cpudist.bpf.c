@@ -13,7 +13,7 @@
 
 char LICENSE[] SEC("license") = "GPL";
 
-const volatile enum cpudist_key key_by = CPUDIST_ALL;
+const volatile enum bpfkit_hist_by key_by = BPFKIT_HIST_ALL;
 const volatile bool off_cpu; /* -O: time off the CPU, not on it */
 
 /* When each task (by tid) was switched in (or out, with -O). */
@@ -46,8 +46,7 @@ static __always_inline void begin(struct task_struct *t, __u64 now)
 /* T ends the period being timed: add it to its histogram. */
 static __always_inline void end(struct task_struct *t, __u64 now)
 {
-	__u32 tid = BPF_CORE_READ(t, pid), key = 0;
-	struct bpfkit_hist *h;
+	__u32 tid = BPF_CORE_READ(t, pid);
 	__u64 *start, delta;
 
 	start = bpf_map_lookup_elem(&cpudist_start, &tid);
@@ -56,16 +55,7 @@ static __always_inline void end(struct task_struct *t, __u64 now)
 	delta = now - *start;
 	bpf_map_delete_elem(&cpudist_start, &tid);
 
-	if (key_by == CPUDIST_PROCESS)
-		key = BPF_CORE_READ(t, tgid);
-	else if (key_by == CPUDIST_THREAD)
-		key = tid;
-	h = bpfkit_hist_get(&cpudist_hists, &key);
-	if (!h)
-		return;
-	if (key_by != CPUDIST_ALL && !h->name[0])
-		BPF_CORE_READ_STR_INTO(&h->name, t, comm);
-	bpfkit_hist_add(h, delta);
+	bpfkit_hist_add_task(&cpudist_hists, key_by, t, delta);
 }
 
 static __always_inline void switched(struct task_struct *prev,

@@ -16,7 +16,7 @@ char LICENSE[] SEC("license") = "GPL";
 
 const volatile bool per_cpu; /* -C */
 
-/* Entry time of the handler running on each CPU (they do not nest). */
+/* Entry time of the handler running on each CPU, for bpfkit_hist_cpu_*(). */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, 1);
@@ -31,25 +31,13 @@ struct {
 	__type(value, struct bpfkit_hist);
 } hardirqs_hists SEC(".maps");
 
-static __always_inline void entered(void)
-{
-	__u32 zero = 0;
-	__u64 *start = bpf_map_lookup_elem(&hardirqs_start, &zero);
-
-	if (start)
-		*start = bpf_ktime_get_ns();
-}
-
 static __always_inline void exited(int irq, struct irqaction *action)
 {
 	struct hardirqs_key key = { .irq = irq, .cpu = HARDIRQS_ANY_CPU };
 	struct bpfkit_hist *h;
-	__u32 zero = 0;
-	__u64 *start;
+	__u64 *start = bpfkit_hist_cpu_started(&hardirqs_start);
 
-	start = bpf_map_lookup_elem(&hardirqs_start, &zero);
-	/* No entry seen: it began before tracing did. */
-	if (!start || !*start)
+	if (!start)
 		return;
 	bpf_probe_read_kernel_str(key.name, sizeof(key.name),
 				  BPF_CORE_READ(action, name));
@@ -65,7 +53,7 @@ static __always_inline void exited(int irq, struct irqaction *action)
 SEC("tp_btf/irq_handler_entry")
 int BPF_PROG(entry_btf, int irq, struct irqaction *action)
 {
-	entered();
+	bpfkit_hist_cpu_enter(&hardirqs_start);
 	return 0;
 }
 
@@ -79,7 +67,7 @@ int BPF_PROG(exit_btf, int irq, struct irqaction *action, int ret)
 SEC("raw_tp/irq_handler_entry")
 int BPF_PROG(entry_raw, int irq, struct irqaction *action)
 {
-	entered();
+	bpfkit_hist_cpu_enter(&hardirqs_start);
 	return 0;
 }
 

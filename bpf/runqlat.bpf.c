@@ -15,7 +15,7 @@ char LICENSE[] SEC("license") = "GPL";
 
 #define TASK_RUNNING 0
 
-const volatile enum runqlat_key key_by = RUNQLAT_ALL;
+const volatile enum bpfkit_hist_by key_by = BPFKIT_HIST_ALL;
 
 /*
  * When each queued task was queued: in the task itself (task storage) for
@@ -90,8 +90,7 @@ static __always_inline __u64 waited(struct task_struct *next, __u32 tid,
 static __always_inline void switched(struct task_struct *prev,
 				     struct task_struct *next, bool btf)
 {
-	__u32 tid = BPF_CORE_READ(next, pid), key = 0;
-	struct bpfkit_hist *h;
+	__u32 tid = BPF_CORE_READ(next, pid);
 	__u64 delta;
 
 	/* A task switched out while still runnable waits from now on. */
@@ -101,16 +100,7 @@ static __always_inline void switched(struct task_struct *prev,
 	delta = waited(next, tid, btf);
 	if (!delta)
 		return;
-	if (key_by == RUNQLAT_PROCESS)
-		key = BPF_CORE_READ(next, tgid);
-	else if (key_by == RUNQLAT_THREAD)
-		key = tid;
-	h = bpfkit_hist_get(&runqlat_hists, &key);
-	if (!h)
-		return;
-	if (key_by != RUNQLAT_ALL && !h->name[0])
-		BPF_CORE_READ_STR_INTO(&h->name, next, comm);
-	bpfkit_hist_add(h, delta);
+	bpfkit_hist_add_task(&runqlat_hists, key_by, next, delta);
 }
 
 /* tp_btf programs, where the kernel has them (user space chooses). */

@@ -14,7 +14,7 @@ char LICENSE[] SEC("license") = "GPL";
 
 const volatile bool per_cpu; /* -C */
 
-/* Entry time of the softirq running on each CPU (they do not nest). */
+/* Entry time of the softirq running on each CPU, for bpfkit_hist_cpu_*(). */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, 1);
@@ -29,25 +29,13 @@ struct {
 	__type(value, struct bpfkit_hist);
 } softirqs_hists SEC(".maps");
 
-static __always_inline void entered(void)
-{
-	__u32 zero = 0;
-	__u64 *start = bpf_map_lookup_elem(&softirqs_start, &zero);
-
-	if (start)
-		*start = bpf_ktime_get_ns();
-}
-
 static __always_inline void exited(unsigned int vec)
 {
 	struct softirqs_key key = { .vec = vec, .cpu = SOFTIRQS_ANY_CPU };
 	struct bpfkit_hist *h;
-	__u32 zero = 0;
-	__u64 *start;
+	__u64 *start = bpfkit_hist_cpu_started(&softirqs_start);
 
-	start = bpf_map_lookup_elem(&softirqs_start, &zero);
-	/* No entry seen: it began before tracing did. */
-	if (!start || !*start)
+	if (!start)
 		return;
 	if (per_cpu)
 		key.cpu = bpf_get_smp_processor_id();
@@ -61,7 +49,7 @@ static __always_inline void exited(unsigned int vec)
 SEC("tp_btf/softirq_entry")
 int BPF_PROG(entry_btf, unsigned int vec)
 {
-	entered();
+	bpfkit_hist_cpu_enter(&softirqs_start);
 	return 0;
 }
 
@@ -75,7 +63,7 @@ int BPF_PROG(exit_btf, unsigned int vec)
 SEC("raw_tp/softirq_entry")
 int BPF_PROG(entry_raw, unsigned int vec)
 {
-	entered();
+	bpfkit_hist_cpu_enter(&softirqs_start);
 	return 0;
 }
 

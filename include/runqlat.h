@@ -1,16 +1,7 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
-/* What runqlat's two sides share: the key of its histograms. */
+/* What runqlat's two sides share: how many queued tasks it tracks. */
 #ifndef RUNQLAT_H
 #define RUNQLAT_H
-
-#include "bpfkit/types.h"
-
-/* How runqlat keys its histograms. */
-enum runqlat_key {
-	RUNQLAT_ALL, /* one histogram */
-	RUNQLAT_PROCESS, /* -P: by process (tgid) */
-	RUNQLAT_THREAD, /* -L: by thread (tid) */
-};
 
 #define RUNQLAT_MAX_QUEUED 10240 /* tasks waiting to run, tracked at once */
 

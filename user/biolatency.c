@@ -152,13 +152,10 @@ int main(int argc, char **argv)
 		keys.json_key = json_key;
 		keys.compare = by_disk_op;
 	}
-	hists = bpfkit_hist_open(bpf_map__fd(skel->maps.biolatency_hists),
-				 &keys, &skel->bss->bpfkit_hist_missed);
-	if (!hists) {
-		err = -errno;
-		bpfkit_fail("allocate the histograms", err);
+	err = bpfkit_hist_open(&hists, bpf_map__fd(skel->maps.biolatency_hists),
+			       &keys, &skel->bss->bpfkit_hist_missed);
+	if (err)
 		goto cleanup;
-	}
 
 	/* Attach to the block tracepoints. */
 	err = bpfkit_attach(skel->skeleton, NULL, NULL, NULL);

@@ -16,7 +16,7 @@
 #include "cpudist.skel.h"
 
 static struct {
-	enum cpudist_key key_by; /* -P, -L */
+	enum bpfkit_hist_by key_by; /* -P, -L */
 	bool off_cpu; /* -O */
 } env;
 
@@ -35,10 +35,11 @@ static error_t parse_own(int key, char *arg, struct argp_state *state)
 		return 0;
 	case 'P':
 	case 'L':
-		if (env.key_by != CPUDIST_ALL)
+		if (env.key_by != BPFKIT_HIST_ALL)
 			return bpfkit_usage_error(
 				"-P and -L are exclusive; give one of them");
-		env.key_by = key == 'P' ? CPUDIST_PROCESS : CPUDIST_THREAD;
+		env.key_by = key == 'P' ? BPFKIT_HIST_PROCESS :
+					  BPFKIT_HIST_THREAD;
 		return 0;
 	}
 	return ARGP_ERR_UNKNOWN;
@@ -92,16 +93,11 @@ int main(int argc, char **argv)
 	if (err)
 		goto cleanup;
 
-	if (env.key_by != CPUDIST_ALL)
-		bpfkit_hist_task_keys(
-			&keys, env.key_by == CPUDIST_PROCESS ? "pid" : "tid");
-	hists = bpfkit_hist_open(bpf_map__fd(skel->maps.cpudist_hists), &keys,
-				 &skel->bss->bpfkit_hist_missed);
-	if (!hists) {
-		err = -errno;
-		bpfkit_fail("allocate the histograms", err);
+	bpfkit_hist_task_keys(&keys, env.key_by);
+	err = bpfkit_hist_open(&hists, bpf_map__fd(skel->maps.cpudist_hists),
+			       &keys, &skel->bss->bpfkit_hist_missed);
+	if (err)
 		goto cleanup;
-	}
 
 	/* Attach to sched_switch. */
 	err = bpfkit_attach(skel->skeleton, NULL, NULL, NULL);

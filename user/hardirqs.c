@@ -153,13 +153,10 @@ int main(int argc, char **argv)
 		keys.print_key = print_cells;
 		keys.totals_header = header;
 	}
-	hists = bpfkit_hist_open(bpf_map__fd(skel->maps.hardirqs_hists), &keys,
-				 &skel->bss->bpfkit_hist_missed);
-	if (!hists) {
-		err = -errno;
-		bpfkit_fail("allocate the histograms", err);
+	err = bpfkit_hist_open(&hists, bpf_map__fd(skel->maps.hardirqs_hists),
+			       &keys, &skel->bss->bpfkit_hist_missed);
+	if (err)
 		goto cleanup;
-	}
 
 	/* Attach to irq:irq_handler_entry and irq:irq_handler_exit. */
 	err = bpfkit_attach(skel->skeleton, NULL, NULL, NULL);

@@ -161,13 +161,10 @@ int main(int argc, char **argv)
 		keys.print_key = print_cells;
 		keys.totals_header = header;
 	}
-	hists = bpfkit_hist_open(bpf_map__fd(skel->maps.softirqs_hists), &keys,
-				 &skel->bss->bpfkit_hist_missed);
-	if (!hists) {
-		err = -errno;
-		bpfkit_fail("allocate the histograms", err);
+	err = bpfkit_hist_open(&hists, bpf_map__fd(skel->maps.softirqs_hists),
+			       &keys, &skel->bss->bpfkit_hist_missed);
+	if (err)
 		goto cleanup;
-	}
 
 	/* Attach to irq:softirq_entry and irq:softirq_exit. */
 	err = bpfkit_attach(skel->skeleton, NULL, NULL, NULL);

@@ -3,13 +3,15 @@
  * The BPF side of the shared histogram, included by every histogram tool's
  * BPF object. The tool defines its map (its own key, struct bpfkit_hist
  * values, BPFKIT_HIST_MAX_KEYS entries), finds a key's histogram with
- * bpfkit_hist_get() and adds a value in nanoseconds with bpfkit_hist_add().
+ * bpfkit_hist_get() and adds a value in nanoseconds with bpfkit_hist_add(),
+ * or adds a task's value with bpfkit_hist_add_task().
  * Adds are atomic, so CPUs adding to one key at once lose nothing.
  */
 #ifndef BPFKIT_HISTOGRAM_BPF_H
 #define BPFKIT_HISTOGRAM_BPF_H
 
 #include "vmlinux.h"
+#include <bpf/bpf_core_read.h>
 #include <bpf/bpf_helpers.h>
 #include "bpfkit/histogram.h"
 
@@ -59,6 +61,54 @@ static __always_inline void bpfkit_hist_add(struct bpfkit_hist *h, __u64 ns)
 	__sync_fetch_and_add(&h->slots[slot], 1);
 	__sync_fetch_and_add(&h->count, 1);
 	__sync_fetch_and_add(&h->sum_ns, ns);
+}
+
+/*
+ * Timing what runs on a CPU without nesting there (an IRQ handler, a
+ * softirq): MAP, a one-entry per-CPU array of __u64, holds its start time.
+ * At its entry: bpfkit_hist_cpu_enter(); at its exit, the start time from
+ * bpfkit_hist_cpu_started(), to set to 0 once used.
+ */
+static __always_inline void bpfkit_hist_cpu_enter(void *map)
+{
+	__u32 zero = 0;
+	__u64 *start = bpf_map_lookup_elem(map, &zero);
+
+	if (start)
+		*start = bpf_ktime_get_ns();
+}
+
+/* This CPU's start time in MAP; NULL: no entry seen, it began before tracing. */
+static __always_inline __u64 *bpfkit_hist_cpu_started(void *map)
+{
+	__u32 zero = 0;
+	__u64 *start = bpf_map_lookup_elem(map, &zero);
+
+	return start && *start ? start : NULL;
+}
+
+/*
+ * Add NS nanoseconds to task T's histogram in MAP, whose __u32 keys are as
+ * BY says; a process or thread histogram is named by T's comm.
+ */
+static __always_inline void bpfkit_hist_add_task(void *map,
+						 enum bpfkit_hist_by by,
+						 struct task_struct *t,
+						 __u64 ns)
+{
+	struct bpfkit_hist *h;
+	__u32 key = 0;
+
+	if (by == BPFKIT_HIST_PROCESS)
+		key = BPF_CORE_READ(t, tgid);
+	else if (by == BPFKIT_HIST_THREAD)
+		key = BPF_CORE_READ(t, pid);
+	h = bpfkit_hist_get(map, &key);
+	if (!h)
+		return;
+	if (by != BPFKIT_HIST_ALL && !h->name[0])
+		BPF_CORE_READ_STR_INTO(&h->name, t, comm);
+	bpfkit_hist_add(h, ns);
 }
 
 #endif /* BPFKIT_HISTOGRAM_BPF_H */

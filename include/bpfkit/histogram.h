@@ -25,6 +25,13 @@ struct bpfkit_hist_cfg {
 		.unit_ns = 1000, .linear_step = 0, \
 	}
 
+/* How a tool keys task histograms: one, per process (-P), per thread (-L). */
+enum bpfkit_hist_by {
+	BPFKIT_HIST_ALL, /* one histogram, key 0 */
+	BPFKIT_HIST_PROCESS, /* key: the tgid */
+	BPFKIT_HIST_THREAD, /* key: the tid */
+};
+
 /* One key's histogram, a value of the tool's map. */
 struct bpfkit_hist {
 	__u64 slots[BPFKIT_HIST_SLOTS]; /* values per bucket */

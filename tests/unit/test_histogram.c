@@ -224,8 +224,7 @@ static void test_missed_reported_as_lost(void **state)
 	dup2(fileno(f), STDOUT_FILENO);
 	bpfkit_output_init(&json);
 	/* No map: every interval is empty, only the losses change. */
-	r = bpfkit_hist_open(-1, &keys, &missed);
-	assert_non_null(r);
+	assert_int_equal(bpfkit_hist_open(&r, -1, &keys, &missed), 0);
 	bpfkit_hist_report(r);
 	bpfkit_hist_report(r);
 	missed = 10;

@@ -159,7 +159,7 @@ void bpfkit_hist_json(struct bpfkit_json *j, const struct bpfkit_hist_cfg *cfg,
 	bpfkit_json_double(j, "p99", bpfkit_hist_percentile(cfg, h, 0.99));
 }
 
-static const char *task_field = "pid";
+static const char *task_field;
 
 static void print_task(FILE *f, const void *key, const struct bpfkit_hist *h)
 {
@@ -181,9 +181,12 @@ static int by_task(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-void bpfkit_hist_task_keys(struct bpfkit_hist_keys *keys, const char *field)
+void bpfkit_hist_task_keys(struct bpfkit_hist_keys *keys,
+			   enum bpfkit_hist_by by)
 {
-	task_field = field;
+	if (by == BPFKIT_HIST_ALL)
+		return;
+	task_field = by == BPFKIT_HIST_PROCESS ? "pid" : "tid";
 	keys->key_size = sizeof(__u32);
 	keys->print_key = print_task;
 	keys->json_key = json_task;
@@ -210,14 +213,15 @@ struct bpfkit_hist_reader {
 	unsigned char *next_key;
 };
 
-struct bpfkit_hist_reader *bpfkit_hist_open(int map_fd,
-					    const struct bpfkit_hist_keys *keys,
-					    const volatile __u64 *missed)
+int bpfkit_hist_open(struct bpfkit_hist_reader **rp, int map_fd,
+		     const struct bpfkit_hist_keys *keys,
+		     const volatile __u64 *missed)
 {
 	struct bpfkit_hist_reader *r = calloc(1, sizeof(*r));
 
+	*rp = NULL;
 	if (!r)
-		return NULL;
+		goto nomem;
 	r->map_fd = map_fd;
 	r->keys = *keys;
 	r->cfg = current_cfg();
@@ -228,10 +232,14 @@ struct bpfkit_hist_reader *bpfkit_hist_open(int map_fd,
 	r->next_key = calloc(1, keys->key_size);
 	if (!r->entries || !r->next_key) {
 		bpfkit_hist_free(r);
-		errno = ENOMEM;
-		return NULL;
+		goto nomem;
 	}
-	return r;
+	*rp = r;
+	return 0;
+
+nomem:
+	bpfkit_fail("allocate the histograms", -ENOMEM);
+	return -ENOMEM;
 }
 
 void bpfkit_hist_free(struct bpfkit_hist_reader *r)

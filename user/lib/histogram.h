@@ -6,7 +6,8 @@
  * histogram per key, as text like libbpf-tools' or as JSON Lines.
  *
  *	bpfkit_hist_cfg_init(&skel->rodata->bpfkit_hist_cfg);	before load
- *	h = bpfkit_hist_open(map_fd, &keys, &skel->bss->bpfkit_hist_missed);
+ *	err = bpfkit_hist_open(&h, map_fd, &keys,
+ *			       &skel->bss->bpfkit_hist_missed);
  *	err = bpfkit_hist_run(h);	intervals until COUNT, -d or a signal
  */
 #ifndef BPFKIT_HIST_H
@@ -83,20 +84,23 @@ void bpfkit_hist_print_totals(FILE *f, const struct bpfkit_hist_cfg *cfg,
 			      const struct bpfkit_hist *h);
 
 /*
- * Keys that are a __u32 task id, named FIELD ("pid" or "tid") in headers
- * ("pid = 181 dd") and JSON, with the histogram's name as its comm.
+ * Keys of bpfkit_hist_add_task() as BY says: a process's or thread's __u32
+ * id, "pid" or "tid" in headers ("pid = 181 dd") and JSON, with the
+ * histogram's name as its comm; BPFKIT_HIST_ALL leaves KEYS as they are.
  */
-void bpfkit_hist_task_keys(struct bpfkit_hist_keys *keys, const char *field);
+void bpfkit_hist_task_keys(struct bpfkit_hist_keys *keys,
+			   enum bpfkit_hist_by by);
 
 struct bpfkit_hist_reader;
 
 /*
- * After load: read histograms from map MAP_FD, keyed as KEYS says; MISSED
- * is the BPF side's bpfkit_hist_missed. Returns NULL and sets errno.
+ * After load: a reader *R of histograms from map MAP_FD, keyed as KEYS
+ * says; MISSED is the BPF side's bpfkit_hist_missed. Returns 0, or
+ * -ENOMEM (reported, *R NULL).
  */
-struct bpfkit_hist_reader *bpfkit_hist_open(int map_fd,
-					    const struct bpfkit_hist_keys *keys,
-					    const volatile __u64 *missed);
+int bpfkit_hist_open(struct bpfkit_hist_reader **r, int map_fd,
+		     const struct bpfkit_hist_keys *keys,
+		     const volatile __u64 *missed);
 
 /*
  * Print one interval: every key's histogram, then reset unless cumulative.
