@@ -18,9 +18,18 @@ setup() {
 # resolve NAME...: run the resolve helper in a mount namespace of its own
 # with $HOSTS as /etc/hosts; set RESOLVER to its pid.
 resolve() {
-	run unshare -m --propagation private sh -c \
-		'mount --bind "$1" /etc/hosts && shift && exec "$@"' sh \
-		"$HOSTS" "$HELPERS/resolve" "$@"
+	# A minimal root (debootstrap minbase) has no /etc/hosts to cover:
+	# there the namespace gets an /etc of its own, with the hosts file and
+	# the root's nsswitch.conf.
+	run unshare -m --propagation private sh -c '
+		if [ -e /etc/hosts ]; then
+			mount --bind "$1" /etc/hosts
+		else
+			cp /etc/nsswitch.conf "$2" &&
+				mount -t tmpfs bk-etc /etc &&
+				cp "$1" /etc/hosts && cp "$2" /etc/nsswitch.conf
+		fi && shift 2 && exec "$@"' sh \
+		"$HOSTS" "$BATS_TEST_TMPDIR/nsswitch.conf" "$HELPERS/resolve" "$@"
 	[ "$status" = 0 ]
 	RESOLVER=${lines[0]}
 	# Every name is found in the test hosts file, by every function.
