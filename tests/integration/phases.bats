@@ -77,6 +77,12 @@ verified() {
 	phases runqlat
 	common_phases
 	[ "$(grep -c 'phase verify ' <<<"$PHASES")" -ge 2 ]
+	# The kernel room finds btf_trace_sched_switch by a raw pass over the
+	# BTF; a wrong id would fail its tp_btf probe and load raw_tp instead.
+	if bpftool btf dump file /sys/kernel/btf/vmlinux 2>/dev/null |
+		grep -q "TYPEDEF 'btf_trace_sched_switch'"; then
+		verified wakeup_btf wakeup_new_btf switch_btf
+	fi
 }
 
 @test "phases: a user-probe tool (bashreadline)" {

@@ -24,7 +24,8 @@ int main(void)
 	signal(SIGTERM, on_signal);
 	skel = startfloor_bpf__open_and_load();
 	if (!skel) {
-		fprintf(stderr, "startfloor: failed to open and load BPF object\n");
+		fprintf(stderr,
+			"startfloor: failed to open and load BPF object\n");
 		return 1;
 	}
 	if (startfloor_bpf__attach(skel)) {
