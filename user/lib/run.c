@@ -93,6 +93,7 @@ int bpfkit_run(struct bpfkit_channel *ch, const struct bpfkit_tick *tick)
 	int err = 0, ret = 0;
 
 	catch_signals(&stops, &waitmask);
+	bpfkit_phase_last("first poll");
 	bpfkit_output_start();
 	bpfkit_error("tracing; hit Ctrl-C to end");
 	if (tick)
