@@ -9,6 +9,7 @@
 #include "cli.h"
 #include "diag.h"
 #include "kernel.h"
+#include "metrics.h"
 #include "output.h"
 #include "setup.h"
 
@@ -124,6 +125,7 @@ static int open_channel(struct bpf_object_skeleton *s, bpfkit_event_fn fn,
 	int err;
 
 	bpfkit_output_start();
+	bpfkit_metrics_object(*s->obj);
 	if (!fn)
 		return 0;
 	*ch = bpfkit_channel_open(s, &bpfkit_opts.channel, fn, ctx);
