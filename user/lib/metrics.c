@@ -161,7 +161,8 @@ static void escape_value(FILE *f, const char *str)
 			fputs("\\n", f);
 		} else if (c >= 0x20 && c < 0x7f) {
 			fputc(c, f);
-		} else if (c >= 0x80 && (n = bpfkit_utf8_len(s + i, len - i, &cp))) {
+		} else if (c >= 0x80 &&
+			   (n = bpfkit_utf8_len(s + i, len - i, &cp))) {
 			fwrite(s + i, 1, n, f);
 			i += n;
 			continue;
@@ -230,8 +231,7 @@ int bpfkit_metrics_add(struct bpfkit_metrics *m, const char *const *labels,
 	return 0;
 }
 
-int bpfkit_metrics_add_hist(struct bpfkit_metrics *m,
-			    const char *const *labels,
+int bpfkit_metrics_add_hist(struct bpfkit_metrics *m, const char *const *labels,
 			    const struct bpfkit_hist_cfg *cfg,
 			    const struct bpfkit_hist *h)
 {
@@ -299,8 +299,8 @@ static void settle(struct bpfkit_metrics *m, struct family *f)
 
 	qsort(f->series, f->n, sizeof(*f->series), by_labels);
 	for (i = 0; i < f->n; i++) {
-		if (kept && !strcmp(f->series[kept - 1].labels,
-				    f->series[i].labels)) {
+		if (kept &&
+		    !strcmp(f->series[kept - 1].labels, f->series[i].labels)) {
 			merge(&f->series[kept - 1], &f->series[i]);
 			free(f->series[i].labels);
 			continue;
@@ -484,8 +484,8 @@ static int add_programs(struct bpfkit_metrics *m)
 		if (err)
 			return err;
 		bpf_object__for_each_program(p, src.obj) {
-			const char *labels[] = { "program", bpf_program__name(p),
-						 NULL };
+			const char *labels[] = { "program",
+						 bpf_program__name(p), NULL };
 
 			if (bpf_program__fd(p) < 0)
 				continue;
@@ -513,24 +513,31 @@ static int add_channel(struct bpfkit_metrics *m)
 		return 0;
 	err = add_one(m, "bpfkit_events_total", BPFKIT_COUNTER,
 		      "Events the tool read and showed", NULL, st.shown);
-	err = err ?: add_one(m, "bpfkit_filtered_events_total", BPFKIT_COUNTER,
-			     "Events the tool read and left out by its filters",
-			     NULL, st.filtered);
-	err = err ?: bpfkit_metrics_family(m, "bpfkit_lost_events_total",
-					   BPFKIT_COUNTER,
-					   "Events lost, by reason");
-	err = err ?: bpfkit_metrics_add(m,
-					(const char *[]){ "reason",
-							  "buffer_full", NULL },
-					st.buffer_full);
-	err = err ?: bpfkit_metrics_add(m,
-					(const char *[]){ "reason",
-							  "staging_full", NULL },
-					st.staging_full);
-	return err ?: bpfkit_metrics_add(m,
+	err = err   ?:
+		      add_one(m, "bpfkit_filtered_events_total", BPFKIT_COUNTER,
+			      "Events the tool read and left out by its filters",
+			      NULL, st.filtered);
+	err = err   ?:
+		      bpfkit_metrics_family(m, "bpfkit_lost_events_total",
+					    BPFKIT_COUNTER,
+					    "Events lost, by reason");
+	err = err   ?:
+		      bpfkit_metrics_add(
+			      m,
+			      (const char *[]){ "reason", "buffer_full", NULL },
+			      st.buffer_full);
+	err = err   ?:
+		      bpfkit_metrics_add(m,
 					 (const char *[]){ "reason",
-							   "read_failed", NULL },
-					 st.read_failed);
+							   "staging_full",
+							   NULL },
+					 st.staging_full);
+	return err   ?:
+		       bpfkit_metrics_add(m,
+					  (const char *[]){ "reason",
+							    "read_failed",
+							    NULL },
+					  st.read_failed);
 }
 
 /* Resident memory from /proc/self/statm, in bytes; 0 if unknown. */
@@ -561,14 +568,16 @@ static int add_process(struct bpfkit_metrics *m)
 		      (const char *[]){ "tool", opts.tool, "version",
 					BPFKIT_VERSION, NULL },
 		      1);
-	err = err ?: add_one(m, "process_start_time_seconds", BPFKIT_GAUGE,
-			     "Start time of the process since the epoch",
-			     NULL,
-			     start_time.tv_sec + start_time.tv_nsec / 1e9);
-	err = err ?: add_one(m, "process_resident_memory_bytes", BPFKIT_GAUGE,
-			     "Resident memory size", NULL, rss_bytes());
-	return err ?: add_one(m, "process_cpu_seconds_total", BPFKIT_COUNTER,
-			      "User and system CPU time spent", NULL, cpu);
+	err = err   ?:
+		      add_one(m, "process_start_time_seconds", BPFKIT_GAUGE,
+			      "Start time of the process since the epoch", NULL,
+			      start_time.tv_sec + start_time.tv_nsec / 1e9);
+	err = err   ?:
+		      add_one(m, "process_resident_memory_bytes", BPFKIT_GAUGE,
+			      "Resident memory size", NULL, rss_bytes());
+	return err   ?:
+		       add_one(m, "process_cpu_seconds_total", BPFKIT_COUNTER,
+			       "User and system CPU time spent", NULL, cpu);
 }
 
 /* The whole scrape in *OUT (malloc'd), *LEN bytes. 0 or -errno. */
@@ -624,7 +633,7 @@ static bool clean_line(const char *s, const char *e)
 static int parse_request_line(const char *s, const char *e, bool *root)
 {
 	const char *method = s, *sp1, *target, *sp2, *path_end;
-	size_t mlen, plen;
+	size_t mlen, plen, vlen;
 
 	if (e > s && e[-1] == '\r')
 		e--;
@@ -640,9 +649,12 @@ static int parse_request_line(const char *s, const char *e, bool *root)
 	sp2 = memchr(target, ' ', e - target);
 	if (!sp2 || sp2 == target || *target != '/')
 		return 400;
-	if (e - (sp2 + 1) != 8 || memcmp(sp2 + 1, "HTTP/1.", 7) ||
+	vlen = e - (sp2 + 1);
+	if (vlen < 5 || memcmp(sp2 + 1, "HTTP/", 5))
+		return 400;
+	if (vlen != 8 || memcmp(sp2 + 1, "HTTP/1.", 7) ||
 	    (sp2[8] != '0' && sp2[8] != '1'))
-		return memcmp(sp2 + 1, "HTTP/", 5) ? 400 : 505;
+		return 505;
 	if (mlen != 3 || memcmp(method, "GET", 3))
 		return 405;
 	path_end = memchr(target, '?', sp2 - target) ?: sp2;
@@ -705,8 +717,7 @@ int bpfkit_metrics_parse_listen(const char *arg, void *sockaddr,
 		return -EINVAL;
 	errno = 0;
 	port = strtoul(colon + 1, &end, 10);
-	if (*end || errno || port > 65535 || colon[1] == '-' ||
-	    colon[1] == '+')
+	if (*end || errno || port > 65535 || colon[1] == '-' || colon[1] == '+')
 		return -EINVAL;
 	hlen = colon - arg;
 	if (hlen >= sizeof(host))
@@ -818,7 +829,8 @@ static void respond(struct conn *c, int status, bool root)
 			blen);
 		fwrite(body, 1, blen, f);
 	} else {
-		fprintf(f, "Content-Length: %zu\r\nConnection: close\r\n\r\n%s\n",
+		fprintf(f,
+			"Content-Length: %zu\r\nConnection: close\r\n\r\n%s\n",
 			strlen(reason(status)) + 1, reason(status));
 	}
 	free(body);
@@ -874,8 +886,7 @@ static void read_conn(struct conn *c)
 			close_conn(c);
 		return;
 	}
-	n = recv(c->fd, c->req + c->got, sizeof(c->req) - c->got,
-		 MSG_DONTWAIT);
+	n = recv(c->fd, c->req + c->got, sizeof(c->req) - c->got, MSG_DONTWAIT);
 	if (n < 0 && (errno == EAGAIN || errno == EINTR))
 		return;
 	if (n <= 0) {
