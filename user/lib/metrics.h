@@ -84,8 +84,7 @@ int bpfkit_metrics_add(struct bpfkit_metrics *m, const char *const *labels,
  * cumulative le buckets in seconds (each bucket's upper edge, exact), the
  * sum in seconds and the count.
  */
-int bpfkit_metrics_add_hist(struct bpfkit_metrics *m,
-			    const char *const *labels,
+int bpfkit_metrics_add_hist(struct bpfkit_metrics *m, const char *const *labels,
 			    const struct bpfkit_hist_cfg *cfg,
 			    const struct bpfkit_hist *h);
 

@@ -107,18 +107,6 @@ static void serve_metrics(__u64 now, __u64 *next_textfile,
 		*wake = *next_textfile;
 }
 
-/*
- * With metrics but no --print, the terminal output goes to /dev/null: the
- * tool's reports still run (they keep no state metrics need), unseen.
- */
-static int quiet_stdout(void)
-{
-	if (!bpfkit_metrics_quiet() || freopen("/dev/null", "w", stdout))
-		return 0;
-	bpfkit_fail("open /dev/null for the output", -errno);
-	return -errno;
-}
-
 int bpfkit_run(struct bpfkit_channel *ch, const struct bpfkit_tick *tick)
 {
 	__u64 start = now_ms(), now = start, next_tick = 0, next_loss = 0;
@@ -129,7 +117,7 @@ int bpfkit_run(struct bpfkit_channel *ch, const struct bpfkit_tick *tick)
 	sigset_t stops, waitmask, oldmask;
 	int err = 0, ret = 0, mfd;
 
-	err = bpfkit_metrics_start(ch) ?: quiet_stdout();
+	err = bpfkit_metrics_start(ch);
 	if (err)
 		return err;
 	mfd = bpfkit_metrics_fd();

@@ -4,6 +4,7 @@
  * each given its part of the parsed options.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
@@ -18,6 +19,14 @@ void bpfkit_setup(const struct bpfkit_tool *tool, int argc, char **argv)
 	bpfkit_parse(tool, argc, argv);
 	if (bpfkit_preflight(bpfkit_opts.btf_path))
 		exit(BPFKIT_EXIT_FAIL);
+	/*
+	 * With metrics but no --print, the terminal output (headers, events,
+	 * reports) goes to /dev/null from here on, unseen.
+	 */
+	if (bpfkit_metrics_quiet() && !freopen("/dev/null", "w", stdout)) {
+		bpfkit_fail("open /dev/null for the output", -errno);
+		exit(BPFKIT_EXIT_FAIL);
+	}
 }
 
 const struct bpf_object_open_opts *bpfkit_open_opts(void)
