@@ -89,6 +89,7 @@ def summarize:
 		 lone_execs: $lone_execs, lone_gap_ms: $lone_gap_ms,
 		 rows: ($rows | split(" ") | map(select(. != ""))),
 		 switch_storm_passes: ($switches * 2), io_storm_reads: $ios,
+		 scrape_series: $series, scrapes: $scrapes,
 		 bpftrace: $bpftrace, libbpf_tools: $libbpf_tools,
 		 bpftrace_execsnoop: $bt_exec, bpftrace_syscount: $bt_syscount},
 	results: $results,
@@ -108,7 +109,9 @@ def summarize:
 		lone_exec_median_ms_target: 2,
 		lone_exec_p99_ms_target: 5,
 		lone_exec_met: (($lone | length) == 2 and all($lone[];
-			.latency_ms.median <= 2 and .latency_ms.p99 <= 5))
+			.latency_ms.median <= 2 and .latency_ms.p99 <= 5)),
+		scrape_cpu_ms_target: 5,
+		scrape_met: (($results.scrape.bpfkit.cpu_ms.median // 1e9) <= 5)
 	},
 	sizes: $sizes,
 	skipped: $skipped,
