@@ -332,6 +332,24 @@ metrics_tools() {
 	grep -Eq "^$A +$comm +[0-9]+$" "$OUT"
 }
 
+@test "metrics: as nobody with only CAP_BPF, CAP_PERFMON and CAP_DAC_READ_SEARCH, syscount serves the exact count" {
+	local comm port caps=+bpf,+perfmon,+dac_read_search
+	comm=$(unique_comm)
+	port=$(free_port)
+	# As start_tool does, through setpriv.
+	OUT=$BATS_TEST_TMPDIR/out ERR=$BATS_TEST_TMPDIR/err
+	cd /
+	setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps="$caps" \
+		--ambient-caps="$caps" "$BIN/syscount" -c "$comm" \
+		--metrics "127.0.0.1:$port" >"$OUT" 2>"$ERR" &
+	TOOL_PID=$!
+	wait_for "$ERR" 'tracing; hit Ctrl-C to end' 20
+	run_trigger "$comm" 321
+	scrape "$port" | grep -qx 'bpfkit_syscount_syscalls_total{syscall="getppid"} 321'
+	stop_tool
+	[ "$TOOL_STATUS" = 0 ]
+}
+
 @test "metrics: bad metrics options and a port in use fail in one line" {
 	local port
 	for args in "--metrics 9435" "--metrics host:1" "--metrics-labels uid" \
