@@ -64,10 +64,10 @@ static void test_escaping(void **state)
 	bpfkit_metrics_family(m, "x", BPFKIT_GAUGE, "h");
 	/* Quote, backslash, newline escaped; UTF-8 kept; a control and an
 	 * invalid byte as U+FFFD. */
-	bpfkit_metrics_add(m,
-			   (const char *[]){ "comm", "a\"b\\c\nd\xc3\xa9\x01\xff",
-					     NULL },
-			   1);
+	bpfkit_metrics_add(
+		m,
+		(const char *[]){ "comm", "a\"b\\c\nd\xc3\xa9\x01\xff", NULL },
+		1);
 	out = written(m);
 	assert_non_null(strstr(out, "x{comm=\"a\\\"b\\\\c\\nd\xc3\xa9"
 				    "\xef\xbf\xbd\xef\xbf\xbd\"} 1\n"));
@@ -97,18 +97,20 @@ static void test_histogram_in_seconds(void **state)
 	assert_non_null(strstr(out, "lat_seconds_bucket{le=\"0.000002\"} 1\n"
 				    "lat_seconds_bucket{le=\"0.000004\"} 3\n"
 				    "lat_seconds_bucket{le=\"0.000008\"} 3\n"));
-	assert_non_null(
-		strstr(out, "lat_seconds_bucket{le=\"549755.813888\"} 3\n"
-			    "lat_seconds_bucket{le=\"+Inf\"} 6\n"
-			    "lat_seconds_sum 1.500000123\n"
-			    "lat_seconds_count 6\n"));
+	assert_non_null(strstr(out,
+			       "lat_seconds_bucket{le=\"549755.813888\"} 3\n"
+			       "lat_seconds_bucket{le=\"+Inf\"} 6\n"
+			       "lat_seconds_sum 1.500000123\n"
+			       "lat_seconds_count 6\n"));
 	/* Linear: (i + 1) * step units. */
-	assert_non_null(strstr(out, "lin_seconds_bucket{pid=\"7\",le=\"0.005\"} 1\n"
-				    "lin_seconds_bucket{pid=\"7\",le=\"0.01\"} 3\n"));
-	assert_non_null(strstr(out, "lin_seconds_bucket{pid=\"7\",le=\"0.195\"} 3\n"
-				    "lin_seconds_bucket{pid=\"7\",le=\"+Inf\"} 6\n"
-				    "lin_seconds_sum{pid=\"7\"} 1.500000123\n"
-				    "lin_seconds_count{pid=\"7\"} 6\n"));
+	assert_non_null(
+		strstr(out, "lin_seconds_bucket{pid=\"7\",le=\"0.005\"} 1\n"
+			    "lin_seconds_bucket{pid=\"7\",le=\"0.01\"} 3\n"));
+	assert_non_null(strstr(out,
+			       "lin_seconds_bucket{pid=\"7\",le=\"0.195\"} 3\n"
+			       "lin_seconds_bucket{pid=\"7\",le=\"+Inf\"} 6\n"
+			       "lin_seconds_sum{pid=\"7\"} 1.500000123\n"
+			       "lin_seconds_count{pid=\"7\"} 6\n"));
 	free(out);
 	bpfkit_metrics_free(m);
 }
@@ -149,7 +151,8 @@ static void test_http_requests(void **state)
 		{ "GET /metrics HTTP/1.0\r\n\r\n", 200 },
 		{ "GET /metrics?x=1 HTTP/1.1\n\n", 200 },
 		{ "GET / HTTP/1.1\r\nAccept: */*\r\n\r\n", 200 },
-		{ "GET /metrics HTTP/1.1\r\nHost: x\r\n", 0 }, /* more to come */
+		{ "GET /metrics HTTP/1.1\r\nHost: x\r\n",
+		  0 }, /* more to come */
 		{ "GET /metr", 0 },
 		{ "POST /metrics HTTP/1.1\r\n", 405 },
 		{ "HEAD /metrics HTTP/1.1\r\n\r\n", 405 },
@@ -187,9 +190,9 @@ static void test_listen_addresses(void **state)
 	struct sockaddr_storage ss;
 	struct sockaddr_in *in = (struct sockaddr_in *)&ss;
 	struct sockaddr_in6 *in6 = (struct sockaddr_in6 *)&ss;
-	static const char *const bad[] = { "",	    "9435",	   ":",
-					   ":-1",   ":65536",	   "1.2.3:80",
-					   "host:1", "[::1:80", ":+80",
+	static const char *const bad[] = { "",		 "9435",    ":",
+					   ":-1",	 ":65536",  "1.2.3:80",
+					   "host:1",	 "[::1:80", ":+80",
 					   "1.2.3.4:80x" };
 	unsigned int len;
 	size_t i;
@@ -201,8 +204,7 @@ static void test_listen_addresses(void **state)
 	assert_int_equal(bpfkit_metrics_parse_listen("0.0.0.0:80", &ss, &len),
 			 0);
 	assert_int_equal(in->sin_addr.s_addr, INADDR_ANY);
-	assert_int_equal(bpfkit_metrics_parse_listen("[::1]:80", &ss, &len),
-			 0);
+	assert_int_equal(bpfkit_metrics_parse_listen("[::1]:80", &ss, &len), 0);
 	assert_int_equal(in6->sin6_family, AF_INET6);
 	assert_int_equal(len, sizeof(*in6));
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {

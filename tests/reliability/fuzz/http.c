@@ -13,8 +13,8 @@
 
 static int known(int status)
 {
-	return status == 0 || status == 200 || status == 400 ||
-	       status == 404 || status == 405 || status == 431 || status == 505;
+	return status == 0 || status == 200 || status == 400 || status == 404 ||
+	       status == 405 || status == 431 || status == 505;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
