@@ -41,7 +41,7 @@ pkgs=
 for group in "$@"; do
 	case $group in
 	build) pkgs="$pkgs make gcc binutils libc6-dev clang llvm bpftool libbpf-dev libelf-dev zlib1g-dev libzstd-dev pkg-config linux-libc-dev" ;;
-	test) pkgs="$pkgs libcmocka-dev bats jq util-linux procps libclang-rt-dev valgrind clang-format cpio man-db systemtap-sdt-dev python3 prometheus prometheus-node-exporter curl" ;;
+	test) pkgs="$pkgs libcmocka-dev bats jq util-linux procps libclang-rt-dev valgrind gdb clang-format cpio man-db systemtap-sdt-dev python3 prometheus prometheus-node-exporter curl" ;;
 	clang19) pkgs="$pkgs clang-19 libclang-rt-19-dev" ;;
 	vm) pkgs="$pkgs qemu-system-x86 busybox-static kmod cpio xz-utils" ;;
 	bench) pkgs="$pkgs libbpf-tools bpftrace gnuplot-nox" ;;

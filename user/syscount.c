@@ -420,6 +420,9 @@ int main(int argc, char **argv)
 	skel->rodata->only_nr = env.only_nr;
 	set_kinds(skel->rodata->syscount_kind);
 	bpf_program__set_autoload(skel->progs.sys_enter, env.latency);
+	/* Without -L no start time is kept: do not allocate 65536 slots. */
+	if (!env.latency)
+		bpf_map__set_max_entries(skel->maps.syscount_start, 1);
 
 	/* Write the common filters to .rodata; load and verify. */
 	err = bpfkit_load(skel->skeleton, &skel->rodata->bpfkit_filter, NULL);

@@ -9,7 +9,8 @@
  *	exit	vfork a child that exits at once
  *	signal	send ourselves an ignored SIGUSR1
  *	syscall	call getppid(2)
- *	resolve	look up localhost with getaddrinfo(3)
+ *	resolve	getaddrinfo(3) of 127.0.0.1, numeric: no resolver file or
+ *		name server is asked (a minimal root has no /etc/hosts)
  *	readline	call this program's own readline(), a stand-in for bash's
  *		(bashreadline --shell THIS_PROGRAM traces it)
  *	import	pass USDT probes named as CPython's import probes
@@ -89,9 +90,10 @@ static void do_syscall(void)
 
 static void do_resolve(void)
 {
+	const struct addrinfo hints = { .ai_flags = AI_NUMERICHOST };
 	struct addrinfo *res;
 
-	if (!getaddrinfo("localhost", NULL, NULL, &res))
+	if (!getaddrinfo("127.0.0.1", NULL, &hints, &res))
 		freeaddrinfo(res);
 }
 

@@ -134,7 +134,9 @@ static const struct {
 	  { "test-map-entries", OPT_TEST_MAP_ENTRIES, "MAP=N", OPTION_HIDDEN,
 	    "Tests only: size MAP to N entries (e.g. a 1-entry staging map)",
 	    0 } },
-	{ 0, { "verbose", 'v', NULL, 0, "Show libbpf's debug output", 0 } },
+	{ 0,
+	  { "verbose", 'v', NULL, 0,
+	    "Show libbpf's log and the start-up phase timings", 0 } },
 	{ 0, { "help", 'h', NULL, 0, "Show this help", 0 } },
 	{ 0, { "version", 'V', NULL, 0, "Show the version", 0 } },
 };

@@ -129,6 +129,7 @@ int bpfkit_run(struct bpfkit_channel *ch, const struct bpfkit_tick *tick)
 		}
 	}
 	catch_signals(&stops, &waitmask);
+	bpfkit_phase_last("first poll");
 	bpfkit_output_start();
 	bpfkit_error("tracing; hit Ctrl-C to end");
 	if (tick)
