@@ -109,6 +109,7 @@ def summarize:
 		 lone_execs: $lone_execs, lone_gap_ms: $lone_gap_ms,
 		 rows: ($rows | split(" ") | map(select(. != ""))),
 		 switch_storm_passes: ($switches * 2), io_storm_reads: $ios,
+		 scrape_series: $series, scrapes: $scrapes,
 		 bpftrace: $bpftrace, libbpf_tools: $libbpf_tools,
 		 bpftrace_execsnoop: $bt_exec, bpftrace_syscount: $bt_syscount},
 	results: $results,
@@ -136,7 +137,9 @@ def summarize:
 		startup_cpu_above_peer: [$starts[]
 			| select(.cpu_vs_peer != null and .cpu_vs_peer > 1) | .tool],
 		startup_above_floor_target: [$starts[]
-			| select(.vs_floor != null and .vs_floor > 1.5) | .tool]
+			| select(.vs_floor != null and .vs_floor > 1.5) | .tool],
+		scrape_cpu_ms_target: 5,
+		scrape_met: (($results.scrape.bpfkit.cpu_ms.median // 1e9) <= 5)
 	},
 	sizes: $sizes,
 	skipped: $skipped,

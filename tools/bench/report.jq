@@ -250,6 +250,23 @@ def yes($ok): if $ok then "met" else "**not met**" end;
 		| row
 	),
 	"",
+	"### Metrics: \($p.scrapes) scrapes of syscount -P with \($p.scrape_series) processes' series",
+	"",
+	"The tool's own CPU per scrape, from its process_cpu_seconds_total.",
+	"",
+	"| tool | series | CPU per scrape, ms | wall per scrape, ms | bytes |",
+	"|---|---|---|---|---|",
+	(
+		($r.scrape // {}).bpfkit as $x
+		| ["bpfkit syscount --metrics", ($x.series | med(1; 0)),
+		   ($x.cpu_ms | span(3)), ($x.wall_ms | span(3)),
+		   ($x.bytes | med(1; 0))]
+		| row
+	),
+	"",
+	"Target: a scrape under \(.targets.scrape_cpu_ms_target) ms of the tool's CPU: "
+	+ "\(yes(.targets.scrape_met)).",
+	"",
 	"### Binary sizes",
 	"",
 	"| binary | linked | file | stripped | stripped + shared libraries |",

@@ -14,6 +14,7 @@
 #include "channel.h"
 #include "diag.h"
 #include "histogram.h"
+#include "metrics.h"
 #include "output.h"
 
 /* Common options a tool may offer (-d, -v, -h, -V and --btf always are). */
@@ -27,10 +28,13 @@ enum {
 	BPFKIT_OPT_CHANNEL = 1 << 6, /* --ringbuf, --buffer-pages, ... */
 	/* -i, [INTERVAL [COUNT]], -T, -m, --cumulative, --linear */
 	BPFKIT_OPT_HIST = 1 << 7,
+	/* --metrics, --textfile, --print, --metrics-labels, --max-series */
+	BPFKIT_OPT_METRICS = 1 << 8,
 	BPFKIT_OPT_FILTERS = BPFKIT_OPT_PID | BPFKIT_OPT_UID | BPFKIT_OPT_COMM |
 			     BPFKIT_OPT_CGROUP,
 	BPFKIT_OPT_EVENTS = BPFKIT_OPT_FILTERS | BPFKIT_OPT_JSON |
-			    BPFKIT_OPT_TIME | BPFKIT_OPT_CHANNEL,
+			    BPFKIT_OPT_TIME | BPFKIT_OPT_CHANNEL |
+			    BPFKIT_OPT_METRICS,
 };
 
 /* A map's size set before load (--test-map-entries, for tests only). */
@@ -47,6 +51,7 @@ struct bpfkit_opts {
 	struct bpfkit_channel_opts channel; /* --ringbuf, --buffer-pages, ... */
 	struct bpfkit_output_opts output; /* -j, -T, -t */
 	struct bpfkit_hist_opts hist; /* -i, COUNT, -T, -m, ... */
+	struct bpfkit_metrics_opts metrics; /* --metrics, --textfile, ... */
 	double duration; /* -d: seconds to run; 0: until a signal */
 	bool verbose; /* -v: libbpf's own log */
 	const char *btf_path; /* --btf: kernel BTF for kernels without one */

@@ -6,6 +6,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <mntent.h>
 #include <stdio.h>
@@ -49,25 +50,39 @@ static bool has_cap(const struct __user_cap_data_struct *caps, int cap)
 	return caps[cap / 32].effective & (1U << (cap % 32));
 }
 
-/* Loading and reading BPF needs CAP_BPF and CAP_PERFMON, or CAP_SYS_ADMIN. */
-static bool privileged(void)
+/*
+ * Loading and reading BPF needs CAP_BPF and CAP_PERFMON, or CAP_SYS_ADMIN:
+ * NULL when the effective set holds them, else the names of those missing.
+ */
+static const char *missing_caps(void)
 {
 	struct __user_cap_header_struct hdr = {
 		.version = _LINUX_CAPABILITY_VERSION_3,
 	};
 	struct __user_cap_data_struct caps[_LINUX_CAPABILITY_U32S_3] = {};
+	bool bpf, perfmon;
 
 	if (syscall(SYS_capget, &hdr, caps))
-		return geteuid() == 0;
-	return has_cap(caps, CAP_SYS_ADMIN) ||
-	       (has_cap(caps, CAP_BPF) && has_cap(caps, CAP_PERFMON));
+		return geteuid() == 0 ? NULL : "CAP_BPF and CAP_PERFMON";
+	if (has_cap(caps, CAP_SYS_ADMIN))
+		return NULL;
+	bpf = has_cap(caps, CAP_BPF);
+	perfmon = has_cap(caps, CAP_PERFMON);
+	if (bpf && perfmon)
+		return NULL;
+	return bpf     ? "CAP_PERFMON" :
+	       perfmon ? "CAP_BPF" :
+			 "CAP_BPF and CAP_PERFMON";
 }
 
 int bpfkit_preflight(const char *btf_path)
 {
-	if (!privileged()) {
+	const char *missing = missing_caps();
+
+	if (missing) {
 		bpfkit_error(
-			"needs root (CAP_BPF and CAP_PERFMON) to load BPF programs; run it with sudo");
+			"needs root (CAP_BPF and CAP_PERFMON) to load BPF programs, and has no %s; run it with sudo, or with those capabilities (see its man page)",
+			missing);
 		return -EPERM;
 	}
 	/* libbpf finds tracepoints through tracefs. */
@@ -91,8 +106,19 @@ const char *bpfkit_tracefs(void)
 
 	for (i = 0; i < 2; i++) {
 		snprintf(probe, sizeof(probe), "%s/trace_pipe", dirs[i]);
-		if (!access(probe, F_OK))
+		/*
+		 * With the effective capabilities: access() takes a non-root
+		 * real user's as none, so CAP_DAC_READ_SEARCH (tracefs is
+		 * 0700) would not count for a service run as a user.
+		 */
+		if (!faccessat(AT_FDCWD, probe, F_OK, AT_EACCESS))
 			return dirs[i];
+		if (errno == EACCES) {
+			bpfkit_error(
+				"cannot read tracefs at %s (%s); run it as root, or give it CAP_DAC_READ_SEARCH too",
+				dirs[i], strerror(errno));
+			return NULL;
+		}
 	}
 	if (!mount("tracefs", dirs[0], "tracefs", 0, NULL))
 		return dirs[0];
@@ -132,7 +158,7 @@ bool bpfkit_tracepoint_exists(const char *category, const char *name)
 		return false;
 	snprintf(path, sizeof(path), "%s/events/%s/%s", tracefs, category,
 		 name);
-	return !access(path, F_OK);
+	return !faccessat(AT_FDCWD, path, F_OK, AT_EACCESS);
 }
 
 int bpfkit_require_tracepoint(const char *category, const char *name,

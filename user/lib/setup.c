@@ -12,6 +12,7 @@
 #include "cli.h"
 #include "diag.h"
 #include "kernel.h"
+#include "metrics.h"
 #include "output.h"
 #include "setup.h"
 
@@ -34,6 +35,14 @@ void bpfkit_setup(const struct bpfkit_tool *tool, int argc, char **argv)
 	if (bpfkit_preflight(bpfkit_opts.btf_path))
 		exit(BPFKIT_EXIT_FAIL);
 	bpfkit_phase("command line and preflight");
+	/*
+	 * With metrics but no --print, the terminal output (headers, events,
+	 * reports) goes to /dev/null from here on, unseen.
+	 */
+	if (bpfkit_metrics_quiet() && !freopen("/dev/null", "w", stdout)) {
+		bpfkit_fail("open /dev/null for the output", -errno);
+		exit(BPFKIT_EXIT_FAIL);
+	}
 }
 
 const struct bpf_object_open_opts *bpfkit_open_opts(void)
@@ -257,6 +266,7 @@ static int open_channel(struct bpf_object_skeleton *s, bpfkit_event_fn fn,
 	int err;
 
 	bpfkit_output_start();
+	bpfkit_metrics_object(*s->obj);
 	if (!fn)
 		return 0;
 	*ch = bpfkit_channel_open(s, &bpfkit_opts.channel, fn, ctx);
