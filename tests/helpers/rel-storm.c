@@ -18,6 +18,8 @@
  *	stat	stat(2) /dev/null
  *	bind	bind a UDP socket to 127.0.0.1, port 0, and close it
  *	mount	a mount(2) that fails (ENOENT: no target), changing nothing
+ *	connect	a TCP connect to a port of 127.0.0.1 that this process holds
+ *		bound but not listening: refused at once
  *	mix	one of each (exec only when PROG is given)
  *
  * Run as "COMM exit" (argv[1] == "exit") it exits at once: the exec target.
@@ -152,6 +154,30 @@ static void do_bind(void)
 	close(fd);
 }
 
+/* The port do_connect() is refused on: bound, never listening. */
+static struct sockaddr_in refusing = { .sin_family = AF_INET };
+
+static void hold_refusing_port(void)
+{
+	socklen_t len = sizeof(refusing);
+	int fd = socket(AF_INET, SOCK_STREAM, 0);
+
+	refusing.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	if (fd < 0 || bind(fd, (struct sockaddr *)&refusing, len) ||
+	    getsockname(fd, (struct sockaddr *)&refusing, &len))
+		perror("rel-storm: bind");
+}
+
+static void do_connect(void)
+{
+	int fd = socket(AF_INET, SOCK_STREAM, 0);
+
+	if (fd < 0)
+		return;
+	connect(fd, (struct sockaddr *)&refusing, sizeof(refusing));
+	close(fd);
+}
+
 static void do_mount(void)
 {
 	mount("none", "", "tmpfs", 0, NULL);
@@ -171,6 +197,7 @@ static void do_mix(void)
 	do_stat();
 	do_bind();
 	do_mount();
+	do_connect();
 }
 
 static const struct {
@@ -183,7 +210,7 @@ static const struct {
 	{ "resolve", do_resolve }, { "readline", do_readline },
 	{ "import", do_import },   { "io", do_io },
 	{ "stat", do_stat },	   { "bind", do_bind },
-	{ "mount", do_mount },
+	{ "mount", do_mount },	   { "connect", do_connect },
 };
 
 static void *worker(void *unused)
@@ -226,12 +253,13 @@ int main(int argc, char **argv)
 	prog = argc > 3 ? argv[3] : NULL;
 	if (!fn || ((fn == do_exec || fn == do_io) && !prog)) {
 		fprintf(stderr,
-			"usage: rel-storm exec|open|exit|signal|syscall|mix|resolve|readline|import|io|stat|bind|mount COMM [PROG] <COUNTS\n");
+			"usage: rel-storm exec|open|exit|signal|syscall|mix|resolve|readline|import|io|stat|bind|mount|connect COMM [PROG] <COUNTS\n");
 		return 2;
 	}
 
 	/* Take the command name and say who we are. */
 	signal(SIGUSR1, SIG_IGN);
+	hold_refusing_port();
 	if (prctl(PR_SET_NAME, argv[2])) {
 		perror("rel-storm: prctl");
 		return 1;

@@ -66,11 +66,11 @@ static void test_unknown_family(void **state)
 
 static void test_flow_family(void **state)
 {
-	struct bpfkit_flow v4 = flow_of(AF_INET, "127.0.0.1", 1, "127.0.0.1",
-					2);
+	struct bpfkit_flow v4 =
+		flow_of(AF_INET, "127.0.0.1", 1, "127.0.0.1", 2);
 	struct bpfkit_flow v6 = flow_of(AF_INET6, "::1", 1, "::1", 2);
-	struct bpfkit_flow mapped = flow_of(AF_INET6, "::ffff:127.0.0.1", 1,
-					    "::ffff:127.0.0.2", 2);
+	struct bpfkit_flow mapped =
+		flow_of(AF_INET6, "::ffff:127.0.0.1", 1, "::ffff:127.0.0.2", 2);
 	struct bpfkit_flow_text t;
 
 	assert_int_equal(bpfkit_flow_family(&v4), AF_INET);
@@ -101,11 +101,11 @@ static void check_json(const struct bpfkit_flow *flow, const char *expect)
 
 static void test_json_flow(void **state)
 {
-	struct bpfkit_flow v4 = flow_of(AF_INET, "10.0.0.1", 43210, "10.0.0.2",
-					80);
+	struct bpfkit_flow v4 =
+		flow_of(AF_INET, "10.0.0.1", 43210, "10.0.0.2", 80);
 	struct bpfkit_flow v6 = flow_of(AF_INET6, "fe80::1", 65535, "::1", 1);
-	struct bpfkit_flow mapped = flow_of(AF_INET6, "::ffff:10.0.0.1", 5,
-					    "::ffff:10.0.0.2", 443);
+	struct bpfkit_flow mapped =
+		flow_of(AF_INET6, "::ffff:10.0.0.1", 5, "::ffff:10.0.0.2", 443);
 
 	check_json(&v4, "{\"ip\":4,\"saddr\":\"10.0.0.1\",\"sport\":43210,"
 			"\"daddr\":\"10.0.0.2\",\"dport\":80}\n");
@@ -141,10 +141,10 @@ static void test_ports(void **state)
 	assert_int_equal(p.port[0], 1);
 	assert_int_equal(p.port[1], 443);
 	assert_int_equal(p.port[2], 65535);
-	assert_int_equal(
-		bpfkit_parse_ports("-P", "1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16",
-				   &p),
-		0);
+	assert_int_equal(bpfkit_parse_ports(
+				 "-P", "1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16",
+				 &p),
+			 0);
 	assert_int_equal(p.n, BPFKIT_PORTS_MAX);
 	for (i = 0; i < BPFKIT_PORTS_MAX; i++)
 		assert_int_equal(p.port[i], i + 1);
@@ -153,8 +153,10 @@ static void test_ports(void **state)
 static void test_bad_ports(void **state)
 {
 	static const char *const bad[] = {
-		"",	 "0",	  "65536", "-1", "+80", "80,", ",80",
-		"80,,1", "http", "80x",	  " 80", "1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17",
+		"",    "0",	"65536",
+		"-1",  "+80",	"80,",
+		",80", "80,,1", "http",
+		"80x", " 80",	"1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17",
 	};
 	struct bpfkit_ports p;
 	size_t i;

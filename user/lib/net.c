@@ -36,8 +36,7 @@ int bpfkit_flow_family(const struct bpfkit_flow *flow)
 	return flow->family;
 }
 
-const char *bpfkit_addr_str(int family, const __u8 *addr, char *buf,
-			    size_t len)
+const char *bpfkit_addr_str(int family, const __u8 *addr, char *buf, size_t len)
 {
 	if (family == AF_INET6 && v4_mapped(addr))
 		return inet_ntop(AF_INET, addr + 12, buf, len) ?: "?";
