@@ -143,16 +143,15 @@ static void print_counts(void)
 	size_t i;
 
 	if (!bpfkit_output_json())
-		printf("%-*s %*s %10s %10s\n", ADDR_W, "DADDR", PORT_W,
-		       "DPORT", "CONNECTS", "FAILED");
+		printf("%-*s %*s %10s %10s\n", ADDR_W, "DADDR", PORT_W, "DPORT",
+		       "CONNECTS", "FAILED");
 	for (i = 0; i < dests.n; i++) {
 		const struct dest_count *d = &dests.v[i];
 
 		bpfkit_addr_str(d->family, d->daddr, addr, sizeof(addr));
 		if (!bpfkit_output_json()) {
-			printf("%-*s %*u %10llu %10llu\n", ADDR_W, addr,
-			       PORT_W, d->dport,
-			       (unsigned long long)d->connects,
+			printf("%-*s %*u %10llu %10llu\n", ADDR_W, addr, PORT_W,
+			       d->dport, (unsigned long long)d->connects,
 			       (unsigned long long)d->failed);
 			continue;
 		}
@@ -258,10 +257,11 @@ int main(int argc, char **argv)
 
 	/* Print the header (none for -C), then events until the end. */
 	if (env.uid_column && !env.count)
-		bpfkit_print_header("%-*s %-*s %-*s %-2s %-*s %*s %-*s %*s RESULT\n",
-				    PID_W, "PID", COMM_W, "COMM", UID_W, "UID",
-				    "IP", ADDR_W, "SADDR", PORT_W, "SPORT",
-				    ADDR_W, "DADDR", PORT_W, "DPORT");
+		bpfkit_print_header(
+			"%-*s %-*s %-*s %-2s %-*s %*s %-*s %*s RESULT\n", PID_W,
+			"PID", COMM_W, "COMM", UID_W, "UID", "IP", ADDR_W,
+			"SADDR", PORT_W, "SPORT", ADDR_W, "DADDR", PORT_W,
+			"DPORT");
 	else if (!env.count)
 		bpfkit_print_header("%-*s %-*s %-2s %-*s %*s %-*s %*s RESULT\n",
 				    PID_W, "PID", COMM_W, "COMM", "IP", ADDR_W,

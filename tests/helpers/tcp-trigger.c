@@ -8,7 +8,8 @@
  *				kernel's pick), then to a port of ADDR that
  *				nothing listens on: "established SPORT DPORT",
  *				"refused DPORT ERRNO"
- *	session ADDR SEND RECV MS	a forked server accepts; the client sends
+ *	session ADDR SEND RECV MS [PORT]	a forked server accepts (on
+ *				PORT, or the kernel's pick); the client sends
  *				SEND bytes, receives RECV, sleeps MS ms and
  *				closes, then the server: "session CLIENT_PID
  *				SERVER_PID CPORT SPORT ELAPSED_MS" (connect
@@ -81,13 +82,13 @@ static int local_port(int fd)
 	return port_of(&ss);
 }
 
-/* A socket bound to ADDR, port 0; listening when BACKLOG > 0. */
-static int bound_socket(int backlog)
+/* A socket bound to ADDR and PORT; listening when BACKLOG > 0. */
+static int bound_socket(int port, int backlog)
 {
 	struct sockaddr_storage ss = addr;
 	int fd = socket(addr.ss_family, SOCK_STREAM, 0);
 
-	set_port(&ss, 0);
+	set_port(&ss, port);
 	if (fd < 0 || bind(fd, (struct sockaddr *)&ss, addr_len))
 		die("bind");
 	if (backlog && listen(fd, backlog))
@@ -103,8 +104,8 @@ static int dial(int port, int syncnt)
 
 	if (fd < 0)
 		die("socket");
-	if (syncnt && setsockopt(fd, IPPROTO_TCP, TCP_SYNCNT, &syncnt,
-				 sizeof(syncnt)))
+	if (syncnt &&
+	    setsockopt(fd, IPPROTO_TCP, TCP_SYNCNT, &syncnt, sizeof(syncnt)))
 		die("TCP_SYNCNT");
 	set_port(&ss, port);
 	if (connect(fd, (struct sockaddr *)&ss, addr_len)) {
@@ -133,7 +134,7 @@ static void xfer(int fd, long n, bool send)
 
 static void do_connect(void)
 {
-	int lfd = bound_socket(1), port = local_port(lfd), fd, cfd;
+	int lfd = bound_socket(0, 1), port = local_port(lfd), fd, cfd;
 
 	fd = dial(port, 0);
 	if (fd < 0) {
@@ -147,7 +148,7 @@ static void do_connect(void)
 	close(lfd);
 
 	/* A port nothing listens on: bound, then closed. */
-	lfd = bound_socket(0);
+	lfd = bound_socket(0, 0);
 	port = local_port(lfd);
 	close(lfd);
 	fd = dial(port, 0);
@@ -164,9 +165,9 @@ static double now_ms(void)
 	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
-static void do_session(long send, long recv, long ms)
+static void do_session(long send, long recv, long ms, int at)
 {
-	int lfd = bound_socket(1), port = local_port(lfd), fd, cfd, cport;
+	int lfd = bound_socket(at, 1), port = local_port(lfd), fd, cfd, cport;
 	struct timespec nap = { ms / 1000, ms % 1000 * 1000000 };
 	char c;
 	double start;
@@ -220,8 +221,9 @@ int main(int argc, char **argv)
 	printf("%d\n", getpid());
 	if (!strcmp(argv[2], "connect")) {
 		do_connect();
-	} else if (!strcmp(argv[2], "session") && argc == 7) {
-		do_session(atol(argv[4]), atol(argv[5]), atol(argv[6]));
+	} else if (!strcmp(argv[2], "session") && (argc == 7 || argc == 8)) {
+		do_session(atol(argv[4]), atol(argv[5]), atol(argv[6]),
+			   argc == 8 ? atoi(argv[7]) : 0);
 	} else if (!strcmp(argv[2], "dial") && argc == 6) {
 		fd = dial(atoi(argv[4]), atoi(argv[5]));
 		printf("dial %d %d\n", fd < 0 ? 0 : local_port(fd),

@@ -11,7 +11,7 @@ load helpers
 # Every tool with --cgroup, each tested below.
 TOOLS="hello hello-buffer hello-tail hello-map execsnoop exitsnoop opensnoop sigsnoop syscount
 statsnoop bindsnoop mountsnoop gethostlatency bashreadline pyimport cpudist
-tcpconnect"
+tcpconnect tcplife"
 # ...or in its own file (a test named "TOOL: --cgroup ...").
 OWN_FILE="runqlat oomkill"
 
@@ -127,6 +127,10 @@ check_storm() {
 
 @test "cgroup: tcpconnect traces a child cgroup's connects, no sibling's" {
 	check_storm tcpconnect connect
+}
+
+@test "cgroup: tcplife traces a child cgroup's sessions, no sibling's" {
+	check_storm tcplife connect
 }
 
 @test "cgroup: mountsnoop traces a child cgroup's mount(2), no sibling's" {
