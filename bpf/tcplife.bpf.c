@@ -60,14 +60,6 @@ struct {
 	__type(value, struct session);
 } tcplife_socks SEC(".maps");
 
-/* Transitions that run in the task owning the socket (its syscalls). */
-static __always_inline bool in_owner_task(int newstate)
-{
-	return newstate == BPFKIT_TCP_SYN_SENT ||
-	       newstate == BPFKIT_TCP_FIN_WAIT1 ||
-	       newstate == BPFKIT_TCP_LAST_ACK;
-}
-
 static __always_inline void take_owner(struct session *s)
 {
 	if (!bpfkit_selected()) {
@@ -81,8 +73,7 @@ static __always_inline void take_owner(struct session *s)
 }
 
 static __always_inline int
-session_end(struct trace_event_raw_inet_sock_set_state *ctx,
-	    struct session *s)
+session_end(struct trace_event_raw_inet_sock_set_state *ctx, struct session *s)
 {
 	struct tcp_sock *tp = (struct tcp_sock *)ctx->skaddr;
 	struct tcplife_event e = {};
@@ -102,8 +93,8 @@ session_end(struct trace_event_raw_inet_sock_set_state *ctx,
 	    BPF_CORE_READ(tp, snd_una) == BPF_CORE_READ(tp, write_seq))
 		e.tx_bytes--;
 	e.rx_bytes = BPF_CORE_READ(tp, bytes_received);
-	if (e.rx_bytes && (BPF_CORE_READ_BITFIELD_PROBED(&tp->inet_conn.icsk_inet.sk,
-							  sk_shutdown) &
+	if (e.rx_bytes && (BPF_CORE_READ_BITFIELD_PROBED(
+				   &tp->inet_conn.icsk_inet.sk, sk_shutdown) &
 			   RCV_SHUTDOWN))
 		e.rx_bytes--;
 	e.duration_ns = bpf_ktime_get_ns() - s->start_ns;
@@ -136,12 +127,12 @@ int tcplife_state(struct trace_event_raw_inet_sock_set_state *ctx)
 		if (newstate > BPFKIT_TCP_SYN_RECV)
 			return 0;
 		fresh.start_ns = bpf_ktime_get_ns();
-		if (in_owner_task(newstate))
+		if (bpfkit_tcp_in_owner_task(newstate))
 			take_owner(&fresh);
 		bpfkit_sock_stage(&tcplife_socks, ctx->skaddr, &fresh);
 		return 0;
 	}
-	if (s->owner == OWNER_UNKNOWN && in_owner_task(newstate))
+	if (s->owner == OWNER_UNKNOWN && bpfkit_tcp_in_owner_task(newstate))
 		take_owner(s);
 	if (newstate == BPFKIT_TCP_ESTABLISHED &&
 	    ctx->oldstate == BPFKIT_TCP_SYN_SENT)

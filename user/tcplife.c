@@ -38,8 +38,7 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	case 'L':
 		return bpfkit_parse_ports("-L/--localport", arg, &env.lports);
 	case 'D':
-		return bpfkit_parse_ports("-D/--remoteport", arg,
-					  &env.rports);
+		return bpfkit_parse_ports("-D/--remoteport", arg, &env.rports);
 	}
 	return ARGP_ERR_UNKNOWN;
 }
@@ -98,9 +97,8 @@ static enum bpfkit_verdict print_event(void *ctx, const void *data, size_t size)
 	}
 	printf("%-2d %-*s %*u %-*s %*u %*llu %*llu %.2f\n", t.ip, ADDR_W,
 	       t.saddr, PORT_W, e->flow.sport, ADDR_W, t.daddr, PORT_W,
-	       e->flow.dport, BYTES_W, (unsigned long long)e->tx_bytes,
-	       BYTES_W, (unsigned long long)e->rx_bytes,
-	       e->duration_ns / 1e6);
+	       e->flow.dport, BYTES_W, (unsigned long long)e->tx_bytes, BYTES_W,
+	       (unsigned long long)e->rx_bytes, e->duration_ns / 1e6);
 	return BPFKIT_SHOWN;
 }
 
@@ -148,9 +146,9 @@ int main(int argc, char **argv)
 
 	/* Print the header, then sessions until the end. */
 	bpfkit_print_header("%-*s %-*s %-2s %-*s %*s %-*s %*s %*s %*s MS\n",
-			    PID_W, "PID", COMM_W, "COMM", "IP", ADDR_W,
-			    "LADDR", PORT_W, "LPORT", ADDR_W, "RADDR", PORT_W,
-			    "RPORT", BYTES_W, "TX_BYTES", BYTES_W, "RX_BYTES");
+			    PID_W, "PID", COMM_W, "COMM", "IP", ADDR_W, "LADDR",
+			    PORT_W, "LPORT", ADDR_W, "RADDR", PORT_W, "RPORT",
+			    BYTES_W, "TX_BYTES", BYTES_W, "RX_BYTES");
 	err = bpfkit_run(ch, NULL);
 
 cleanup:

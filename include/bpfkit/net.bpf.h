@@ -83,6 +83,20 @@ static __always_inline bool bpfkit_family_selected(const struct bpfkit_flow *f)
 	return family == bpfkit_net_cfg.family;
 }
 
+/*
+ * Does a change into NEWSTATE run in the task owning the socket, in one of
+ * its syscalls: listen(2) (LISTEN), connect(2) (SYN_SENT), close(2) or
+ * shutdown(2) (FIN_WAIT1, LAST_ACK)? The others (ESTABLISHED, CLOSE...)
+ * often run in softirq, in whatever task was interrupted.
+ */
+static __always_inline bool bpfkit_tcp_in_owner_task(int newstate)
+{
+	return newstate == BPFKIT_TCP_LISTEN ||
+	       newstate == BPFKIT_TCP_SYN_SENT ||
+	       newstate == BPFKIT_TCP_FIN_WAIT1 ||
+	       newstate == BPFKIT_TCP_LAST_ACK;
+}
+
 /* Is PORT in list P (or P empty)? */
 static __always_inline bool
 bpfkit_port_selected(const volatile struct bpfkit_ports *p, __u16 port)
