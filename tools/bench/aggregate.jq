@@ -89,6 +89,7 @@ def summarize:
 		 lone_execs: $lone_execs, lone_gap_ms: $lone_gap_ms,
 		 rows: ($rows | split(" ") | map(select(. != ""))),
 		 switch_storm_passes: ($switches * 2), io_storm_reads: $ios,
+		 conn_storm_sessions: $conns,
 		 bpftrace: $bpftrace, libbpf_tools: $libbpf_tools,
 		 bpftrace_execsnoop: $bt_exec, bpftrace_syscount: $bt_syscount},
 	results: $results,
