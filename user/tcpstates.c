@@ -17,7 +17,14 @@
 #include "tcpstates.skel.h"
 
 /* Column widths, for the header and every row. */
-enum { SK_W = 16, PID_W = 7, COMM_W = 15, ADDR_W = 25, PORT_W = 5, STATE_W = 11 };
+enum {
+	SK_W = 16,
+	PID_W = 7,
+	COMM_W = 15,
+	ADDR_W = 25,
+	PORT_W = 5,
+	STATE_W = 11
+};
 
 static struct {
 	struct bpfkit_ports lports; /* -L */
@@ -38,8 +45,7 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	case 'L':
 		return bpfkit_parse_ports("-L/--localport", arg, &env.lports);
 	case 'D':
-		return bpfkit_parse_ports("-D/--remoteport", arg,
-					  &env.rports);
+		return bpfkit_parse_ports("-D/--remoteport", arg, &env.rports);
 	}
 	return ARGP_ERR_UNKNOWN;
 }
@@ -163,11 +169,11 @@ int main(int argc, char **argv)
 		goto cleanup;
 
 	/* Print the header, then changes until the end. */
-	bpfkit_print_header("%-*s %-*s %-*s %-2s %-*s %*s %-*s %*s %-*s %-*s MS\n",
-			    SK_W, "SKADDR", PID_W, "PID", COMM_W, "COMM", "IP",
-			    ADDR_W, "LADDR", PORT_W, "LPORT", ADDR_W, "RADDR",
-			    PORT_W, "RPORT", STATE_W, "OLDSTATE", STATE_W,
-			    "NEWSTATE");
+	bpfkit_print_header(
+		"%-*s %-*s %-*s %-2s %-*s %*s %-*s %*s %-*s %-*s MS\n", SK_W,
+		"SKADDR", PID_W, "PID", COMM_W, "COMM", "IP", ADDR_W, "LADDR",
+		PORT_W, "LPORT", ADDR_W, "RADDR", PORT_W, "RPORT", STATE_W,
+		"OLDSTATE", STATE_W, "NEWSTATE");
 	err = bpfkit_run(ch, NULL);
 
 cleanup:
