@@ -46,15 +46,33 @@ static __always_inline void bpfkit_sock_flow(const struct sock *sk,
 	f->family = BPF_CORE_READ(sk, __sk_common.skc_family);
 	f->sport = BPF_CORE_READ(sk, __sk_common.skc_num);
 	f->dport = bpf_ntohs(BPF_CORE_READ(sk, __sk_common.skc_dport));
+	/* By size: BPF_CORE_READ_INTO() reads sizeof(*dst), one byte here. */
 	if (f->family == BPFKIT_AF_INET) {
-		BPF_CORE_READ_INTO(f->saddr, sk, __sk_common.skc_rcv_saddr);
-		BPF_CORE_READ_INTO(f->daddr, sk, __sk_common.skc_daddr);
+		bpf_core_read(f->saddr, 4, &sk->__sk_common.skc_rcv_saddr);
+		bpf_core_read(f->daddr, 4, &sk->__sk_common.skc_daddr);
 	} else {
-		BPF_CORE_READ_INTO(f->saddr, sk,
-				   __sk_common.skc_v6_rcv_saddr.in6_u.u6_addr8);
-		BPF_CORE_READ_INTO(f->daddr, sk,
-				   __sk_common.skc_v6_daddr.in6_u.u6_addr8);
+		bpf_core_read(f->saddr, 16, &sk->__sk_common.skc_v6_rcv_saddr);
+		bpf_core_read(f->daddr, 16, &sk->__sk_common.skc_v6_daddr);
 	}
+}
+
+/* The socket behind FD in the current task, or NULL. */
+static __always_inline struct socket *bpfkit_fd_socket(int fd)
+{
+	struct task_struct *task = (void *)bpf_get_current_task();
+	struct file **fds, *file;
+	struct socket *sock;
+
+	if (fd < 0 || fd >= BPF_CORE_READ(task, files, fdt, max_fds))
+		return NULL;
+	fds = BPF_CORE_READ(task, files, fdt, fd);
+	if (bpf_probe_read_kernel(&file, sizeof(file), &fds[fd]) || !file)
+		return NULL;
+	sock = BPF_CORE_READ(file, private_data);
+	/* Only a socket's file is its socket's file. */
+	if (!sock || BPF_CORE_READ(sock, file) != file)
+		return NULL;
+	return sock;
 }
 
 /* Is ADDR (16 bytes) an IPv4-mapped IPv6 address, ::ffff:a.b.c.d? */

@@ -11,7 +11,7 @@ load helpers
 # Every tool with --cgroup, each tested below.
 TOOLS="hello hello-buffer hello-tail hello-map execsnoop exitsnoop opensnoop sigsnoop syscount
 statsnoop bindsnoop mountsnoop gethostlatency bashreadline pyimport cpudist
-tcpconnect tcplife tcpstates"
+tcpconnect tcplife tcpstates tcpaccept"
 # ...or in its own file (a test named "TOOL: --cgroup ...").
 OWN_FILE="runqlat oomkill"
 
@@ -135,6 +135,10 @@ check_storm() {
 
 @test "cgroup: tcpstates traces a child cgroup's sockets, no sibling's" {
 	check_storm tcpstates connect
+}
+
+@test "cgroup: tcpaccept traces a child cgroup's accepts, no sibling's" {
+	check_storm tcpaccept accept
 }
 
 @test "cgroup: mountsnoop traces a child cgroup's mount(2), no sibling's" {
