@@ -32,7 +32,10 @@ changes() {
 @test "tcpstates: the full sequence of one connection, client and server side" {
 	start_tool tcpstates -L "$PORT"
 	session 127.0.0.1
+	# Both sockets closed before the server exited, and tcp-trigger
+	# waited for that: their lines may come in either order.
 	wait_for "$OUT" " LAST_ACK +CLOSE " 5
+	wait_for "$OUT" " LISTEN +CLOSE " 5
 	stop_tool
 	[ "$TOOL_STATUS" = 0 ]
 	head -1 "$OUT" | grep -Eq '^SKADDR +PID +COMM +IP +LADDR +LPORT +RADDR +RPORT +OLDSTATE +NEWSTATE +MS$'
