@@ -95,10 +95,9 @@ int main(int argc, char **argv)
 	bpfkit_setup(&tool, argc, argv);
 
 	/* The syscall tracepoints must be there. */
-	err = bpfkit_require_tracepoint("syscalls", "sys_exit_accept4",
-					"CONFIG_FTRACE_SYSCALLS") ?:
-	      bpfkit_require_tracepoint("syscalls", "sys_exit_accept",
-					"CONFIG_FTRACE_SYSCALLS");
+	err = bpfkit_require_tracepoint("syscalls", "sys_exit_accept4", "CONFIG_FTRACE_SYSCALLS") ?:
+		      bpfkit_require_tracepoint("syscalls", "sys_exit_accept",
+						"CONFIG_FTRACE_SYSCALLS");
 	if (err)
 		goto cleanup;
 

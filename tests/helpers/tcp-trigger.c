@@ -14,6 +14,8 @@
  *				closes, then the server: "session CLIENT_PID
  *				SERVER_PID CPORT SPORT ELAPSED_MS" (connect
  *				to close, as the client saw it)
+ *	serve ADDR PORT		accept one connection on ADDR:PORT and
+ *				close it: "serve PORT" once listening
  *	dial ADDR PORT SYNCNT	one connect to ADDR:PORT, with TCP_SYNCNT
  *				SYN retries: "dial SPORT ERRNO" (0 on success)
  */
@@ -157,6 +159,19 @@ static void do_connect(void)
 		close(fd);
 }
 
+static void do_serve(int port)
+{
+	int lfd = bound_socket(port, 1), cfd;
+
+	printf("serve %d\n", local_port(lfd));
+	fflush(stdout);
+	cfd = accept(lfd, NULL, NULL);
+	if (cfd < 0)
+		die("accept");
+	close(cfd);
+	close(lfd);
+}
+
 static double now_ms(void)
 {
 	struct timespec ts;
@@ -212,7 +227,7 @@ int main(int argc, char **argv)
 
 	if (argc < 4) {
 		fprintf(stderr,
-			"usage: tcp-trigger COMM connect|session|dial ADDR [ARG...]\n");
+			"usage: tcp-trigger COMM connect|session|serve|dial ADDR [ARG...]\n");
 		return 2;
 	}
 	if (prctl(PR_SET_NAME, argv[1]))
@@ -224,6 +239,8 @@ int main(int argc, char **argv)
 	} else if (!strcmp(argv[2], "session") && (argc == 7 || argc == 8)) {
 		do_session(atol(argv[4]), atol(argv[5]), atol(argv[6]),
 			   argc == 8 ? atoi(argv[7]) : 0);
+	} else if (!strcmp(argv[2], "serve") && argc == 5) {
+		do_serve(atoi(argv[4]));
 	} else if (!strcmp(argv[2], "dial") && argc == 6) {
 		fd = dial(atoi(argv[4]), atoi(argv[5]));
 		printf("dial %d %d\n", fd < 0 ? 0 : local_port(fd),

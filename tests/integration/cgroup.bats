@@ -11,7 +11,7 @@ load helpers
 # Every tool with --cgroup, each tested below.
 TOOLS="hello hello-buffer hello-tail hello-map execsnoop exitsnoop opensnoop sigsnoop syscount
 statsnoop bindsnoop mountsnoop gethostlatency bashreadline pyimport cpudist
-tcpconnect tcplife tcpstates tcpaccept"
+tcpconnect tcplife tcpstates tcpaccept tcpconnlat"
 # ...or in its own file (a test named "TOOL: --cgroup ...").
 OWN_FILE="runqlat oomkill"
 
@@ -139,6 +139,10 @@ check_storm() {
 
 @test "cgroup: tcpaccept traces a child cgroup's accepts, no sibling's" {
 	check_storm tcpaccept accept
+}
+
+@test "cgroup: tcpconnlat traces a child cgroup's connects, no sibling's" {
+	check_storm tcpconnlat accept
 }
 
 @test "cgroup: mountsnoop traces a child cgroup's mount(2), no sibling's" {

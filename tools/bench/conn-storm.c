@@ -32,7 +32,8 @@ int main(int argc, char **argv)
 	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
 	lfd = socket(AF_INET, SOCK_STREAM, 0);
 	if (lfd < 0 || bind(lfd, (struct sockaddr *)&sin, len) ||
-	    listen(lfd, 64) || getsockname(lfd, (struct sockaddr *)&sin, &len)) {
+	    listen(lfd, 64) ||
+	    getsockname(lfd, (struct sockaddr *)&sin, &len)) {
 		perror("conn-storm: listen");
 		return 1;
 	}
