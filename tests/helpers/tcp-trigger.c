@@ -88,10 +88,13 @@ static int local_port(int fd)
 static int bound_socket(int port, int backlog)
 {
 	struct sockaddr_storage ss = addr;
-	int fd = socket(addr.ss_family, SOCK_STREAM, 0);
+	int fd = socket(addr.ss_family, SOCK_STREAM, 0), one = 1;
 
 	set_port(&ss, port);
-	if (fd < 0 || bind(fd, (struct sockaddr *)&ss, addr_len))
+	/* A port the test chose may have a connection in TIME_WAIT. */
+	if (fd < 0 ||
+	    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) ||
+	    bind(fd, (struct sockaddr *)&ss, addr_len))
 		die("bind");
 	if (backlog && listen(fd, backlog))
 		die("listen");

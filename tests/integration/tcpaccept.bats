@@ -42,7 +42,7 @@ session() {
 
 @test "tcpaccept: -P keeps the ports named; -6 -j carries every field" {
 	require_ipv6
-	local port=$((20000 + RANDOM % 20000))
+	local port=$((20000 + RANDOM % 12000))
 	start_tool tcpaccept -j -6 -P "1,$port" -c "$COMM"
 	session 127.0.0.1 "$port"
 	session ::1

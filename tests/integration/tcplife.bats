@@ -60,7 +60,7 @@ check_sessions() {
 }
 
 @test "tcplife: -L keeps the server's side, -D the client's; -j carries every field" {
-	local port=$((20000 + RANDOM % 20000))
+	local port=$((20000 + RANDOM % 12000))
 	start_tool tcplife -j -c "$COMM" -L "$port"
 	trigger "$COMM" session 127.0.0.1 123456 654321 0 "$port"
 	read -r _ CLIENT SERVER CPORT SPORT ELAPSED <<<"$LINES"
