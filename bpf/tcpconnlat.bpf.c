@@ -56,8 +56,7 @@ connect_begin(const struct trace_event_raw_inet_sock_set_state *ctx)
 	bpf_get_current_comm(s.comm, sizeof(s.comm));
 	if (!histogram) {
 		bpfkit_sock_stage(&tcpconnlat_socks, ctx->skaddr, &s);
-	} else if (bpf_map_update_elem(&tcpconnlat_socks, &key, &s,
-				       BPF_ANY)) {
+	} else if (bpf_map_update_elem(&tcpconnlat_socks, &key, &s, BPF_ANY)) {
 		bpfkit_hist_miss();
 	}
 	return 0;

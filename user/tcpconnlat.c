@@ -39,9 +39,8 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		env.histogram = true;
 		return 0;
 	case ARGP_KEY_END:
-		if (!env.histogram &&
-		    (h->interval || h->count || h->millis || h->cumulative ||
-		     h->linear_step))
+		if (!env.histogram && (h->interval || h->count || h->millis ||
+				       h->cumulative || h->linear_step))
 			return bpfkit_usage_error(
 				"INTERVAL, COUNT, -i, -m, --cumulative and --linear shape the histogram; add -H");
 		return 0;
@@ -152,10 +151,9 @@ int main(int argc, char **argv)
 	err = bpfkit_attach(skel->skeleton, print_event, NULL, &ch);
 	if (err)
 		goto cleanup;
-	bpfkit_print_header("%-*s %-*s %-2s %-*s %*s %-*s %*s LAT(ms)\n",
-			    PID_W, "PID", COMM_W, "COMM", "IP", ADDR_W,
-			    "SADDR", PORT_W, "SPORT", ADDR_W, "DADDR", PORT_W,
-			    "DPORT");
+	bpfkit_print_header("%-*s %-*s %-2s %-*s %*s %-*s %*s LAT(ms)\n", PID_W,
+			    "PID", COMM_W, "COMM", "IP", ADDR_W, "SADDR",
+			    PORT_W, "SPORT", ADDR_W, "DADDR", PORT_W, "DPORT");
 	err = bpfkit_run(ch, NULL);
 
 cleanup:
