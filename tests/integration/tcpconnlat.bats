@@ -16,6 +16,9 @@ setup() {
 }
 
 @test "tcpconnlat: a loopback connect's latency, under 5 ms, with pid and ports" {
+	# A first connect untraced: in an emulated guest (TCG) the kernel's
+	# code paths run first through its translator, tens of ms.
+	trigger "$COMM" connect 127.0.0.1
 	start_tool tcpconnlat -c "$COMM"
 	trigger "$COMM" connect 127.0.0.1
 	read -r _ SPORT DPORT <<<"$(grep '^established ' <<<"$LINES")"
@@ -28,7 +31,8 @@ setup() {
 	[ "$(wc -l <"$OUT")" = 2 ]
 	line=$(sed -n 2p "$OUT")
 	[[ "$line" =~ ^$PID\ +$COMM\ +4\ +127\.0\.0\.1\ +$SPORT\ +127\.0\.0\.1\ +$DPORT\ +([0-9.]+)$ ]]
-	awk -v ms="${BASH_REMATCH[1]}" -v max=$((5 * TIME_SCALE)) 'BEGIN { exit !(ms < max) }'
+	awk -v ms="${BASH_REMATCH[1]}" -v max=$((5 * TIME_SCALE)) 'BEGIN { exit !(ms < max) }' ||
+		{ echo "# latency ${BASH_REMATCH[1]} ms" >&3; false; }
 }
 
 @test "tcpconnlat: through a veth whose sender netem delays by 20 ms, at least 20 ms" {
