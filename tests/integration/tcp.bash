@@ -34,6 +34,8 @@ make_netns() {
 # PEERNS); skips without veth.
 make_veth() {
 	make_netns
+	# The kernel's own module autoload may not run (the 6.1 guest's).
+	modprobe veth 2>/dev/null || true
 	PEERNS=${NETNS}p
 	ip netns add "$PEERNS"
 	ip -n "$PEERNS" link set lo up
@@ -59,6 +61,7 @@ netem_delay() {
 # as "tcp dport 9"), or skip without nftables.
 drop_rule() {
 	command -v nft >/dev/null || skip "no nft(8) (nftables)"
+	modprobe -a nf_tables nft_chain_filter 2>/dev/null || true
 	ip netns exec "$NETNS" nft -f - <<-EOF 2>"$BATS_TEST_TMPDIR/nft" ||
 		table inet bkdrop {
 			chain in {
