@@ -15,9 +15,11 @@
 #            man-db (install.bats checks the man pages as lintian does),
 #            systemtap-sdt-dev (<sys/sdt.h> for the USDT test helpers),
 #            python3 (bashreadline.bats drives bash through its pty module;
-#            pyimport.bats traces its USDT probes)
+#            pyimport.bats traces its USDT probes),
 #            prometheus, prometheus-node-exporter, curl (metrics.bats: promtool,
-#            a real Prometheus server and node_exporter's textfile collector)
+#            a real Prometheus server and node_exporter's textfile collector),
+#            iproute2 and nftables (the TCP tools' tests: network namespaces,
+#            veth pairs, netem delays and drop rules inside them)
 #   clang19  clang-19 and its sanitizer/libFuzzer runtime (CLANG=clang-19)
 #   vm       QEMU and what tools/vm-run packs into the guest's initramfs
 #   bench    the peers make bench measures against, and gnuplot
@@ -41,7 +43,7 @@ pkgs=
 for group in "$@"; do
 	case $group in
 	build) pkgs="$pkgs make gcc binutils libc6-dev clang llvm bpftool libbpf-dev libelf-dev zlib1g-dev libzstd-dev pkg-config linux-libc-dev" ;;
-	test) pkgs="$pkgs libcmocka-dev bats jq util-linux procps libclang-rt-dev valgrind gdb clang-format cpio man-db systemtap-sdt-dev python3 prometheus prometheus-node-exporter curl" ;;
+	test) pkgs="$pkgs libcmocka-dev bats jq util-linux procps libclang-rt-dev valgrind gdb clang-format cpio man-db systemtap-sdt-dev python3 prometheus prometheus-node-exporter curl iproute2 nftables" ;;
 	clang19) pkgs="$pkgs clang-19 libclang-rt-19-dev" ;;
 	vm) pkgs="$pkgs qemu-system-x86 busybox-static kmod cpio xz-utils" ;;
 	bench) pkgs="$pkgs libbpf-tools bpftrace gnuplot-nox" ;;

@@ -267,6 +267,26 @@ def yes($ok): if $ok then "met" else "**not met**" end;
 	"Target: a scrape under \(.targets.scrape_cpu_ms_target) ms of the tool's CPU: "
 	+ "\(yes(.targets.scrape_met)).",
 	"",
+	"### Connect storm: \($p.conn_storm_sessions) TCP sessions on loopback, connect to close",
+	"",
+	"CPU of the connecting thread, which on loopback also runs both ends'",
+	"softirq work: the TCP state changes the tracers' programs see.",
+	"",
+	"| tracer | ns per session | cost vs untraced | ns added | wall sessions/s | peak RSS |",
+	"|---|---|---|---|---|---|",
+	(
+		["untraced", "none"],
+		["tcplife", "bpfkit tcplife"],
+		["tcpconnect", "bpfkit tcpconnect"],
+		["libbpf-tools", "libbpf-tools tcplife"]
+		| . as [$v, $name] | ($r.connstorm // {})[$v] as $x
+		| select($x)
+		| [$name, ($x.ns_per_call | span(0)), ($x.cost_vs_untraced | times(2)),
+		   (if $v == "untraced" then "–" else $x.added | span(0) end),
+		   ($x.rate | span(0)), ($x.rss_kb | rss)]
+		| row
+	),
+	"",
 	"### Binary sizes",
 	"",
 	"| binary | linked | file | stripped | stripped + shared libraries |",

@@ -68,6 +68,10 @@ static const struct {
 	{ BPFKIT_OPT_CGROUP,
 	  { "cgroup", OPT_CGROUP, "PATH", 0,
 	    "Trace this cgroup v2 and the cgroups below it only", 0 } },
+	{ BPFKIT_OPT_FAMILY,
+	  { "ipv4", '4', NULL, 0, "Trace IPv4 only (IPv4-mapped IPv6 too)",
+	    0 } },
+	{ BPFKIT_OPT_FAMILY, { "ipv6", '6', NULL, 0, "Trace IPv6 only", 0 } },
 	{ BPFKIT_OPT_JSON | BPFKIT_OPT_TIME,
 	  { NULL, 0, NULL, 0, "Output:", 20 } },
 	{ BPFKIT_OPT_JSON,
@@ -171,6 +175,32 @@ int bpfkit_parse_ulong(const char *name, const char *arg, unsigned long min,
 			"invalid %s '%s': expected a whole number from %lu to %lu",
 			name, arg, min, max);
 	*out = val;
+	return 0;
+}
+
+int bpfkit_parse_ports(const char *name, const char *arg,
+		       struct bpfkit_ports *ports)
+{
+	const char *p = arg;
+	unsigned long port;
+	char *end;
+
+	ports->n = 0;
+	do {
+		errno = 0;
+		port = strtoul(p, &end, 10);
+		if (*p < '0' || *p > '9' || errno || port < 1 || port > 65535 ||
+		    (*end && *end != ','))
+			return bpfkit_usage_error(
+				"invalid %s '%s': expected ports 1-65535 separated by commas, e.g. 80,443",
+				name, arg);
+		if (ports->n == BPFKIT_PORTS_MAX)
+			return bpfkit_usage_error(
+				"invalid %s '%s': at most %d ports", name, arg,
+				BPFKIT_PORTS_MAX);
+		ports->port[ports->n++] = port;
+		p = end + 1;
+	} while (*end);
 	return 0;
 }
 
@@ -471,6 +501,18 @@ static int parse_test_map(char *arg, struct bpfkit_map_size *size)
 	return 0;
 }
 
+/* -4 or -6 (KEY), which exclude each other. */
+static int parse_family(int key, __u16 *family)
+{
+	__u16 want = key == '4' ? AF_INET : AF_INET6;
+
+	if (*family && *family != want)
+		return bpfkit_usage_error(
+			"-4 and -6 exclude each other; give one (neither traces both)");
+	*family = want;
+	return 0;
+}
+
 static int parse_common(int key, char *arg, struct argp_state *state)
 {
 	struct bpfkit_opts *opts = &bpfkit_opts;
@@ -487,6 +529,9 @@ static int parse_common(int key, char *arg, struct argp_state *state)
 	case OPT_CGROUP:
 		return parse_cgroup(arg, &opts->filter.cgroup_id,
 				    &opts->cgroup_fd);
+	case '4':
+	case '6':
+		return parse_family(key, &opts->net.family);
 	case 'j':
 		opts->output.json = true;
 		return 0;
@@ -605,6 +650,7 @@ static void hand_out(const struct bpfkit_opts *opts)
 	bpfkit_output_init(&opts->output);
 	bpfkit_hist_init(&opts->hist);
 	bpfkit_metrics_init(&opts->metrics);
+	bpfkit_net_init(&opts->net);
 	bpfkit_run_init(&run);
 }
 
