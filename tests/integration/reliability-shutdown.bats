@@ -95,3 +95,32 @@ stop_all() {
 	start_all
 	stop_all KILL 137
 }
+
+# A stop signal while the tool is still starting (options read, not yet
+# attached) ends it once attached, exit 0; also when it was started ignoring SIGINT, as a script's background job is (this
+# one is: bats runs without job control).
+@test "reliability: shutdown: SIGINT during start-up ends every tool, exit 0" {
+	local t err status watchdog
+	for t in $(tools); do
+		err=$BATS_TEST_TMPDIR/$t.err
+		"$BIN/$t" -v >/dev/null 2>"$err" &
+		PIDS[$t]=$!
+		wait_for "$err" 'phase command line and preflight' 10 ||
+			echo "$t: no -v phase line before its load"
+		kill -INT "${PIDS[$t]}"
+		(
+			sleep $((10 * TIME_SCALE))
+			kill -KILL "${PIDS[$t]}"
+		) >/dev/null 2>&1 3>&- &
+		watchdog=$!
+		status=0
+		wait "${PIDS[$t]}" || status=$?
+		kill "$watchdog" 2>/dev/null || true
+		wait "$watchdog" 2>/dev/null || true
+		unset "PIDS[$t]"
+		[ "$status" = 0 ] ||
+			echo "$t: exit $status after SIGINT at start-up (137: still running after $((10 * TIME_SCALE)) s)"
+	done >"$BATS_TEST_TMPDIR/report"
+	sed 's/^/# /' "$BATS_TEST_TMPDIR/report" >&3
+	[ ! -s "$BATS_TEST_TMPDIR/report" ]
+}

@@ -20,10 +20,6 @@
 static struct bpfkit_run_opts opts = { .wake_ms = 100 };
 static volatile sig_atomic_t exiting;
 
-void bpfkit_run_init(const struct bpfkit_run_opts *o)
-{
-	opts = *o;
-}
 
 static void on_signal(int sig)
 {
@@ -48,28 +44,41 @@ static __u64 now_ms(void)
 	return ts.tv_sec * 1000ULL + ts.tv_nsec / 1000000;
 }
 
+static const int stop_signals[] = { SIGINT, SIGTERM, SIGHUP };
+
 /*
- * Catch the stop signals. STOPS is their set, WAITMASK the signal mask the
- * loop waits with. SA_RESTART: a write blocked on a full pipe goes on after
- * the signal, so no line is torn or dropped; the waits (epoll_pwait, ppoll)
- * are never restarted, so the signal still ends them. SA_RESETHAND: the
- * same signal once more ends a tool whose reader never reads, at once.
+ * Catch the stop signals from the start, before the slow part (open, load,
+ * attach): one that comes then stops the run loop at its first check. Caught,
+ * too, where the tool was started ignoring them (a background job of a
+ * script ignores SIGINT), or a script's `kill -INT` would be lost.
+ * SA_RESTART: a write blocked on a full pipe goes on after the signal, so no
+ * line is torn or dropped; the waits (epoll_pwait, ppoll) are never
+ * restarted, so the signal still ends them. SA_RESETHAND: the same signal
+ * once more ends a tool whose reader never reads, at once.
  */
-static void catch_signals(sigset_t *stops, sigset_t *waitmask)
+void bpfkit_run_init(const struct bpfkit_run_opts *o)
 {
-	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
 	struct sigaction sa = { .sa_handler = on_signal,
 				.sa_flags = SA_RESTART | SA_RESETHAND };
 	size_t i;
 
+	opts = *o;
+	for (i = 0; i < sizeof(stop_signals) / sizeof(stop_signals[0]); i++)
+		sigaction(stop_signals[i], &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+}
+
+/* STOPS: the stop signals; WAITMASK: the signal mask the loop waits with. */
+static void stop_masks(sigset_t *stops, sigset_t *waitmask)
+{
+	size_t i;
+
 	sigemptyset(stops);
 	sigprocmask(SIG_SETMASK, NULL, waitmask);
-	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
-		sigaddset(stops, sigs[i]);
-		sigdelset(waitmask, sigs[i]);
-		sigaction(sigs[i], &sa, NULL);
+	for (i = 0; i < sizeof(stop_signals) / sizeof(stop_signals[0]); i++) {
+		sigaddset(stops, stop_signals[i]);
+		sigdelset(waitmask, stop_signals[i]);
 	}
-	signal(SIGPIPE, SIG_IGN);
 }
 
 /*
@@ -128,7 +137,7 @@ int bpfkit_run(struct bpfkit_channel *ch, const struct bpfkit_tick *tick)
 			return err;
 		}
 	}
-	catch_signals(&stops, &waitmask);
+	stop_masks(&stops, &waitmask);
 	bpfkit_phase_last("first poll");
 	bpfkit_output_start();
 	bpfkit_error("tracing; hit Ctrl-C to end");
