@@ -20,7 +20,6 @@
 static struct bpfkit_run_opts opts = { .wake_ms = 100 };
 static volatile sig_atomic_t exiting;
 
-
 static void on_signal(int sig)
 {
 	exiting = 1;
