@@ -428,9 +428,9 @@ static void report_missed(struct bpfkit_hist_reader *r)
 		bpfkit_json_end(&j);
 	}
 	bpfkit_error(
-		"lost %llu events (%llu in total): the histogram map (%u keys) or a start-time map is full; use narrower filters or fewer keys",
+		"lost %llu events (%llu in total): the histogram map (%u key%s) or a start-time map is full; use narrower filters or fewer keys",
 		(unsigned long long)missed, (unsigned long long)total,
-		r->max_keys);
+		r->max_keys, r->max_keys == 1 ? "" : "s");
 }
 
 static void print_time(void)
