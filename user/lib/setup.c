@@ -4,6 +4,7 @@
  * each given its part of the parsed options.
  */
 #include <errno.h>
+#include <malloc.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
@@ -12,8 +13,18 @@
 #include "output.h"
 #include "setup.h"
 
+/*
+ * The kernel's BTF (5.5 MB on Linux 6.18, two copies while parsed) is
+ * parsed and freed several times before load: by the kernel room's checks
+ * and by libbpf. A fixed mmap threshold gives each copy back to the system
+ * when freed; glibc's sliding one would put the later copies on the heap
+ * and keep it, 11 MB of resident memory for the tool's life.
+ */
+#define MMAP_THRESHOLD (128 * 1024) /* glibc's default, held fixed */
+
 void bpfkit_setup(const struct bpfkit_tool *tool, int argc, char **argv)
 {
+	mallopt(M_MMAP_THRESHOLD, MMAP_THRESHOLD);
 	bpfkit_parse(tool, argc, argv);
 	if (bpfkit_preflight(bpfkit_opts.btf_path))
 		exit(BPFKIT_EXIT_FAIL);
