@@ -208,6 +208,25 @@ def yes($ok): if $ok then "met" else "**not met**" end;
 		| row
 	),
 	"",
+	"### Memory: RSS of each histogram tool, peak and after 2 s attached",
+	"",
+	"| tool | bpfkit peak | libbpf-tools peak | peak ratio | bpfkit now | libbpf-tools now | now ratio |",
+	"|---|---|---|---|---|---|---|",
+	(
+		($r.memory // {}) as $m
+		| ("runqlat", "cpudist", "biolatency", "biosnoop", "softirqs",
+		   "hardirqs")
+		| . as $t
+		| [$t] + ([("rss_kb_" + $t), ("now_kb_" + $t)]
+			| map(. as $k
+				| [$m.bpfkit[$k], $m["libbpf-tools"][$k]] as $x
+				| [$x[].median] as $v
+				| ($x[0] | rss), ($x[1] | rss),
+				  (if any($v[]; . == null) then "–"
+				   else ($v[0] / $v[1] | num(2)) + "x" end)))
+		| row
+	),
+	"",
 	"### Binary sizes",
 	"",
 	"| binary | linked | file | stripped | stripped + shared libraries |",
