@@ -117,7 +117,8 @@ static __always_inline __u64 *queued_at(struct task_struct *next, __u32 tid,
 /*
  * PREV leaves the CPU to NEXT: NEXT's wait ends, and PREV's begins if it
  * is still runnable (preempted). One clock read serves both, and none is
- * taken when neither is timed (most switches of a sleeping PREV).
+ * taken when neither is timed (a sleeping PREV leaving the CPU to the idle
+ * task or to a task not queued while we traced).
  */
 static __always_inline void switched(struct task_struct *prev,
 				     struct task_struct *next, bool btf)
