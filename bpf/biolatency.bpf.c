@@ -5,6 +5,7 @@
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
+#define BPFKIT_RQ_NO_TASK /* the histogram needs no pid or comm */
 #include "bpfkit/blockio.bpf.h"
 #include "bpfkit/filter.bpf.h"
 #include "bpfkit/histogram.bpf.h"

@@ -85,6 +85,7 @@ int main(int argc, char **argv)
 	skel->rodata->key_by = env.key_by;
 	skel->rodata->off_cpu = env.off_cpu;
 	bpfkit_hist_cfg_init(&skel->rodata->bpfkit_hist_cfg);
+	bpfkit_hist_task_map(skel->maps.cpudist_hists, env.key_by);
 	bpfkit_tp_btf_autoload(&skel->progs.switch_btf, &skel->progs.switch_raw,
 			       1, bpfkit_opts.btf_path, "sched_switch");
 

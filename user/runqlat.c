@@ -82,6 +82,7 @@ int main(int argc, char **argv)
 	 */
 	skel->rodata->key_by = env.key_by;
 	bpfkit_hist_cfg_init(&skel->rodata->bpfkit_hist_cfg);
+	bpfkit_hist_task_map(skel->maps.runqlat_hists, env.key_by);
 	if (bpfkit_tp_btf_autoload(
 		    (struct bpf_program *const[]){ skel->progs.wakeup_btf,
 						   skel->progs.wakeup_new_btf,

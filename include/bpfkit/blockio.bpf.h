@@ -37,7 +37,7 @@ const volatile __u32 bpfkit_rq_dev_filter;
 struct bpfkit_rq_start {
 	__u64 queued_ns; /* at block_io_start/insert; 0: not seen queued */
 	__u64 issued_ns; /* at block_rq_issue (the last, if requeued) */
-	__u32 pid; /* the task that queued (else issued) it */
+	__u32 pid; /* the task that queued (else issued) it; see rq_task() */
 	char comm[BPFKIT_COMM_LEN];
 };
 
@@ -93,6 +93,19 @@ static __always_inline bool rq_selected(struct request *rq)
 
 static __always_inline void rq_unstaged(void);
 
+/*
+ * The task making or issuing a request, for tools that report it; a tool
+ * that does not (a histogram) defines BPFKIT_RQ_NO_TASK before including
+ * this file and saves the two helper calls on every request.
+ */
+static __always_inline void rq_task(struct bpfkit_rq_start *s)
+{
+#ifndef BPFKIT_RQ_NO_TASK
+	s->pid = bpf_get_current_pid_tgid() >> 32;
+	bpf_get_current_comm(s->comm, sizeof(s->comm));
+#endif
+}
+
 static __always_inline void rq_queued(struct request *rq)
 {
 	struct bpfkit_rq_start s = {};
@@ -101,8 +114,7 @@ static __always_inline void rq_queued(struct request *rq)
 	if (!rq_selected(rq))
 		return;
 	s.queued_ns = bpf_ktime_get_ns();
-	s.pid = bpf_get_current_pid_tgid() >> 32;
-	bpf_get_current_comm(s.comm, sizeof(s.comm));
+	rq_task(&s);
 	if (bpf_map_update_elem(&bpfkit_rq_starts, &key, &s, BPF_ANY))
 		rq_unstaged();
 }
@@ -120,8 +132,7 @@ static __always_inline void rq_issued(struct request *rq)
 		return;
 	}
 	new.issued_ns = bpf_ktime_get_ns();
-	new.pid = bpf_get_current_pid_tgid() >> 32;
-	bpf_get_current_comm(new.comm, sizeof(new.comm));
+	rq_task(&new);
 	if (bpf_map_update_elem(&bpfkit_rq_starts, &key, &new, BPF_ANY))
 		rq_unstaged();
 }

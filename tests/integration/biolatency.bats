@@ -1,7 +1,8 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0
 # biolatency: N O_DIRECT reads of a loop device the test made are exactly
-# N I/Os of that disk in its histogram (-D, --disk, -F, -Q); -i COUNT, -j.
+# N I/Os of that disk in its histogram (-D, --disk, -F, -Q); -i COUNT, -j;
+# a full map's misses counted exactly.
 
 bats_require_minimum_version 1.5.0
 load helpers
@@ -41,6 +42,24 @@ setup() {
 	check_hist_json "$OUT" '(.flags | test("Read$"))'
 	[ "$(jq -s 'map(.count) | add' "$OUT")" = 11 ]
 	[ "$(jq -rs '.[0].unit' "$OUT")" = msecs ]
+}
+
+@test "biolatency: keys that find the map full are counted lost, exactly" {
+	make_loop
+	# Room for one key (disk and operation): the reads take it, and every
+	# write, another operation, finds the map full.
+	start_tool biolatency --disk "$LOOP_NAME" -F -j \
+		--test-map-entries biolatency_hists=1
+	read_direct 13 0
+	wait "$READER"
+	write_direct 7 100
+	stop_tool
+	[ "$TOOL_STATUS" = 0 ]
+	check_hist_json "$OUT" '(.flags | test("Read$"))'
+	[ "$(jq -s 'map(select(.type != "lost")) | map(.count) | add' "$OUT")" = 13 ]
+	[ "$(jq -s 'map(select(.type == "lost") | .lost) | add' "$OUT")" = 7 ]
+	grep -qx 'biolatency: lost 7 events (7 in total): the histogram map (1 key) or a start-time map is full; use narrower filters or fewer keys' "$ERR"
+	[ "$(tail -1 "$ERR")" = "biolatency: 13 events, 7 lost" ]
 }
 
 @test "biolatency: on raw tracepoints (BTF without tp_btf types) it counts the same" {

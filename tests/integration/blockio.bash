@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # Shared by the block I/O tools' tests: a loop device on a file of the
-# test's own, O_DIRECT reads of it, and its detach in teardown.
+# test's own, O_DIRECT reads and writes of it, and its detach in teardown.
 
 # make_loop: attach a 16 MiB file of the test's temp dir; sets LOOP
 # (/dev/loopN) and LOOP_NAME (loopN), or skips without loop devices.
@@ -23,6 +23,13 @@ read_direct() {
 	dd if="$LOOP" of=/dev/null bs=4096 count="$1" skip="$2" \
 		iflag=direct status=none &
 	READER=$!
+}
+
+# write_direct N SEEK: N O_DIRECT writes of 4 KiB of zeros from block SEEK
+# on, in the foreground.
+write_direct() {
+	dd if=/dev/zero of="$LOOP" bs=4096 count="$1" seek="$2" \
+		oflag=direct status=none
 }
 
 eval "helpers_$(declare -f teardown)"

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
  * The shared histogram: the buckets values fall in (the BPF side's code),
- * bucket bounds, percentiles, the text and JSON forms, and the histogram
- * options on the command line.
+ * bucket bounds, percentiles, the text and JSON forms, the histogram
+ * options on the command line, and the reader's intervals from hash and
+ * array maps (which need root, to create them).
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -13,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <cmocka.h>
+#include <bpf/bpf.h>
 #include "cli.h"
 #include "histogram.h"
 #include "output.h"
@@ -207,37 +209,67 @@ static void test_options(void **state)
 	assert_int_equal(bpfkit_opts.hist.count, 4);
 }
 
-/* Keys that found the map full are reported like lost events, once each. */
-static void test_missed_reported_as_lost(void **state)
+/* A histogram map of TYPE with one key; skips the test without root. */
+static int hist_map(enum bpf_map_type type)
+{
+	int fd = bpf_map_create(type, NULL, sizeof(__u32),
+				sizeof(struct bpfkit_hist), 1, NULL);
+
+	if (fd < 0)
+		skip();
+	return fd;
+}
+
+/* Start capturing stdout as JSON Lines; returns the saved stdout. */
+static int capture(FILE *f)
 {
 	const struct bpfkit_output_opts json = { .json = true };
-	const struct bpfkit_hist_keys keys = { .key_size = sizeof(__u32) };
-	struct bpfkit_hist_reader *r;
-	char line[512], *lines[6] = {};
-	volatile __u64 missed = 7;
-	FILE *f = tmpfile();
-	int saved, n = 0;
+	int saved;
 
 	assert_non_null(f);
 	saved = dup(STDOUT_FILENO);
 	fflush(stdout);
 	dup2(fileno(f), STDOUT_FILENO);
 	bpfkit_output_init(&json);
-	/* No map: every interval is empty, only the losses change. */
-	assert_int_equal(bpfkit_hist_open(&r, -1, &keys, &missed), 0);
+	return saved;
+}
+
+/* Stop capturing into F: its first MAX lines into LINES; returns how many. */
+static int captured(FILE *f, int saved, char **lines, int max)
+{
+	char line[512];
+	int n = 0;
+
+	fflush(stdout);
+	dup2(saved, STDOUT_FILENO);
+	close(saved);
+	rewind(f);
+	while (n < max && fgets(line, sizeof(line), f))
+		lines[n++] = strdup(line);
+	fclose(f);
+	return n;
+}
+
+/* Keys that found the map full are reported like lost events, once each. */
+static void test_missed_reported_as_lost(void **state)
+{
+	const struct bpfkit_hist_keys keys = { .key_size = sizeof(__u32) };
+	int fd = hist_map(BPF_MAP_TYPE_HASH), saved, n;
+	struct bpfkit_hist_reader *r;
+	volatile __u64 missed = 7;
+	char *lines[6] = {};
+	FILE *f = tmpfile();
+
+	saved = capture(f);
+	/* An empty map: every interval is empty, only the losses change. */
+	assert_int_equal(bpfkit_hist_open(&r, fd, &keys, &missed), 0);
 	bpfkit_hist_report(r);
 	bpfkit_hist_report(r);
 	missed = 10;
 	bpfkit_hist_report(r);
 	bpfkit_hist_free(r);
-	fflush(stdout);
-	dup2(saved, STDOUT_FILENO);
-	close(saved);
-
-	rewind(f);
-	while (n < 6 && fgets(line, sizeof(line), f))
-		lines[n++] = strdup(line);
-	fclose(f);
+	close(fd);
+	n = captured(f, saved, lines, 6);
 	assert_int_equal(n, 5);
 	assert_non_null(strstr(
 		lines[0],
@@ -248,6 +280,49 @@ static void test_missed_reported_as_lost(void **state)
 	assert_non_null(strstr(lines[3], "\"interval\":3,"));
 	assert_string_equal(lines[4],
 			    "{\"type\":\"lost\",\"lost\":3,\"total\":10}\n");
+	while (n--)
+		free(lines[n]);
+}
+
+/*
+ * An array map's entry only grows: each interval reports what it gained,
+ * --cumulative all of it.
+ */
+static void test_array_reports_what_each_interval_added(void **state)
+{
+	const struct bpfkit_hist_keys keys = { .key_size = sizeof(__u32) };
+	struct bpfkit_hist h = { .count = 3, .sum_ns = 9000 };
+	int fd = hist_map(BPF_MAP_TYPE_ARRAY), saved, n;
+	struct bpfkit_hist_reader *r;
+	volatile __u64 missed = 0;
+	char *lines[5] = {};
+	FILE *f = tmpfile();
+	__u32 key = 0;
+
+	saved = capture(f);
+	assert_int_equal(bpfkit_hist_open(&r, fd, &keys, &missed), 0);
+	h.slots[1] = 3;
+	assert_int_equal(bpf_map_update_elem(fd, &key, &h, BPF_ANY), 0);
+	bpfkit_hist_report(r);
+	h.slots[3] = 2;
+	h.count = 5;
+	h.sum_ns = 29000;
+	assert_int_equal(bpf_map_update_elem(fd, &key, &h, BPF_ANY), 0);
+	bpfkit_hist_report(r);
+	bpfkit_hist_report(r);
+	bpfkit_hist_free(r);
+	close(fd);
+	n = captured(f, saved, lines, 5);
+	assert_int_equal(n, 3);
+	assert_non_null(strstr(lines[0], "{\"min\":2,\"max\":3,\"count\":3}],"
+					 "\"count\":3,\"sum\":9.000,"));
+	assert_non_null(strstr(lines[1], "[{\"min\":0,\"max\":1,\"count\":0},"
+					 "{\"min\":2,\"max\":3,\"count\":0},"
+					 "{\"min\":4,\"max\":7,\"count\":0},"
+					 "{\"min\":8,\"max\":15,\"count\":2}],"
+					 "\"count\":2,\"sum\":20.000,"));
+	assert_non_null(strstr(lines[2], "\"interval\":3,\"unit\":\"usecs\","
+					 "\"buckets\":[],\"count\":0,"));
 	while (n--)
 		free(lines[n]);
 }
@@ -263,6 +338,7 @@ int main(void)
 		cmocka_unit_test(test_json),
 		cmocka_unit_test(test_options),
 		cmocka_unit_test(test_missed_reported_as_lost),
+		cmocka_unit_test(test_array_reports_what_each_interval_added),
 	};
 
 	return cmocka_run_group_tests_name("histogram", tests, NULL, NULL);

@@ -28,6 +28,8 @@ def own:
 	if .calls then .ns_per_call = .cpu_seconds * 1e9 / .calls
 		| .cpu_rate = .calls / .cpu_seconds
 	else . end
+	| if .bpf_run_ns then .bpf_ns_per_call = .bpf_run_ns / .calls
+	else . end
 	| if .execs then .us_per_exec = .cpu_seconds * 1e6 / .execs else . end
 	| if .tracer_cpu_ns then
 		.tracer_cpu_ms_per_1000 = .tracer_cpu_ns / .execs / 1000

@@ -215,8 +215,8 @@ def yes($ok): if $ok then "met" else "**not met**" end;
 	"Each pass is one wakeup and one context switch; the floor is a program",
 	"on runqlat's three tracepoints that only increments a per-CPU counter.",
 	"",
-	"| tracer | ns per pass | cost vs untraced | ns added | added vs floor | peak RSS |",
-	"|---|---|---|---|---|---|",
+	"| tracer | ns per pass | cost vs untraced | ns added | added vs floor | BPF ns per pass | BPF vs floor | peak RSS |",
+	"|---|---|---|---|---|---|---|---|",
 	(
 		["untraced", "none"],
 		["floor", "floor (tests/progs/switchfloor)"],
@@ -229,6 +229,12 @@ def yes($ok): if $ok then "met" else "**not met**" end;
 		    else [$x.added.median, $r.switchstorm.floor.added.median]
 			| if any(. == null) or .[1] == 0 then "–"
 			  else (.[0] / .[1] | num(2)) + "x" end end),
+		   ($x.bpf_ns_per_call | span(0)),
+		   (if $v == "untraced" or $v == "floor" then "–"
+		    else [$x.bpf_ns_per_call.median,
+			  $r.switchstorm.floor.bpf_ns_per_call.median]
+			| if any(. == null) or .[1] == 0 then "–"
+			  else (.[0] / .[1] | num(2)) + "x" end end),
 		   ($x.rss_kb | rss)]
 		| row
 	),
@@ -237,8 +243,8 @@ def yes($ok): if $ok then "met" else "**not met**" end;
 	"",
 	"CPU of the reading thread: the issue side of each I/O.",
 	"",
-	"| tracer | ns per read | cost vs untraced | ns added | wall reads/s | peak RSS |",
-	"|---|---|---|---|---|---|",
+	"| tracer | ns per read | cost vs untraced | ns added | BPF ns per read | wall reads/s | peak RSS |",
+	"|---|---|---|---|---|---|---|",
 	(
 		["untraced", "none"],
 		["bpfkit", "bpfkit biolatency"],
@@ -246,7 +252,27 @@ def yes($ok): if $ok then "met" else "**not met**" end;
 		| . as [$v, $name] | $r.iostorm[$v] as $x
 		| [$name, ($x.ns_per_call | span(0)), ($x.cost_vs_untraced | times(2)),
 		   (if $v == "untraced" then "–" else $x.added | span(0) end),
-		   ($x.rate | span(0)), ($x.rss_kb | rss)]
+		   ($x.bpf_ns_per_call | span(0)), ($x.rate | span(0)),
+		   ($x.rss_kb | rss)]
+		| row
+	),
+	"",
+	"### Memory: RSS of each histogram tool, peak and after 2 s attached",
+	"",
+	"| tool | bpfkit peak | libbpf-tools peak | peak ratio | bpfkit now | libbpf-tools now | now ratio |",
+	"|---|---|---|---|---|---|---|",
+	(
+		($r.memory // {}) as $m
+		| ("runqlat", "cpudist", "biolatency", "biosnoop", "softirqs",
+		   "hardirqs")
+		| . as $t
+		| [$t] + ([("rss_kb_" + $t), ("now_kb_" + $t)]
+			| map(. as $k
+				| [$m.bpfkit[$k], $m["libbpf-tools"][$k]] as $x
+				| [$x[].median] as $v
+				| ($x[0] | rss), ($x[1] | rss),
+				  (if any($v[]; . == null) then "–"
+				   else ($v[0] / $v[1] | num(2)) + "x" end)))
 		| row
 	),
 	"",

@@ -213,6 +213,14 @@ void bpfkit_hist_task_keys(struct bpfkit_hist_keys *keys,
 	keys->metric_key = metric_task;
 }
 
+void bpfkit_hist_task_map(struct bpf_map *map, enum bpfkit_hist_by by)
+{
+	if (by != BPFKIT_HIST_ALL)
+		return;
+	bpf_map__set_type(map, BPF_MAP_TYPE_ARRAY);
+	bpf_map__set_max_entries(map, 1);
+}
+
 /* One key's histogram, taken from the map. */
 struct entry {
 	struct bpfkit_hist h;
@@ -231,13 +239,44 @@ struct bpfkit_hist_reader {
 	size_t entry_size;
 	unsigned char *entries; /* BPFKIT_HIST_MAX_KEYS entries */
 	unsigned char *next_key;
+	__u32 max_keys; /* the map's size, as loaded */
+	/* An array map's values as last reported, one per entry; else NULL. */
+	struct bpfkit_hist *reported;
 };
+
+/*
+ * The map's size, for reports of it being full; if it is an array, whose
+ * entries cannot be deleted, the space to keep what was reported of each.
+ */
+static int map_shape(struct bpfkit_hist_reader *r)
+{
+	struct bpf_map_info info = {};
+	__u32 len = sizeof(info);
+	int err;
+
+	err = bpf_obj_get_info_by_fd(r->map_fd, &info, &len);
+	if (err) {
+		err = -errno;
+		bpfkit_fail("read the histogram map's type", err);
+		return err;
+	}
+	r->max_keys = info.max_entries;
+	if (info.type != BPF_MAP_TYPE_ARRAY)
+		return 0;
+	r->reported = calloc(info.max_entries, sizeof(*r->reported));
+	if (!r->reported) {
+		bpfkit_fail("allocate the histograms", -ENOMEM);
+		return -ENOMEM;
+	}
+	return 0;
+}
 
 int bpfkit_hist_open(struct bpfkit_hist_reader **rp, int map_fd,
 		     const struct bpfkit_hist_keys *keys,
 		     const volatile __u64 *missed)
 {
 	struct bpfkit_hist_reader *r = calloc(1, sizeof(*r));
+	int err;
 
 	*rp = NULL;
 	if (!r)
@@ -254,6 +293,11 @@ int bpfkit_hist_open(struct bpfkit_hist_reader **rp, int map_fd,
 		bpfkit_hist_free(r);
 		goto nomem;
 	}
+	err = map_shape(r);
+	if (err) {
+		bpfkit_hist_free(r);
+		return err;
+	}
 	*rp = r;
 	return 0;
 
@@ -268,12 +312,29 @@ void bpfkit_hist_free(struct bpfkit_hist_reader *r)
 		return;
 	free(r->entries);
 	free(r->next_key);
+	free(r->reported);
 	free(r);
 }
 
 static struct entry *entry_at(struct bpfkit_hist_reader *r, int i)
 {
 	return (struct entry *)(r->entries + i * r->entry_size);
+}
+
+/*
+ * An array entry's histogram NOW, less what was reported of it (REPORTED),
+ * which becomes NOW: values added while we read show in the next interval.
+ */
+static void take_new(struct bpfkit_hist *now, struct bpfkit_hist *reported)
+{
+	struct bpfkit_hist total = *now;
+	int i;
+
+	for (i = 0; i < BPFKIT_HIST_SLOTS; i++)
+		now->slots[i] -= reported->slots[i];
+	now->count -= reported->count;
+	now->sum_ns -= reported->sum_ns;
+	*reported = total;
 }
 
 /* Take each key's histogram out of the map (a copy with --cumulative). */
@@ -292,7 +353,13 @@ static int take_all(struct bpfkit_hist_reader *r)
 	}
 	for (i = 0; i < n; i++) {
 		e = entry_at(r, i);
-		if (opts.cumulative) {
+		if (r->reported) {
+			/* Array entry I (key I): what it gained since. */
+			if (bpf_map_lookup_elem(r->map_fd, e->key, &e->h))
+				continue;
+			if (!opts.cumulative)
+				take_new(&e->h, &r->reported[i]);
+		} else if (opts.cumulative) {
 			if (bpf_map_lookup_elem(r->map_fd, e->key, &e->h))
 				continue;
 		} else if (bpf_map_lookup_and_delete_elem(r->map_fd, e->key,
@@ -381,9 +448,9 @@ static void report_missed(struct bpfkit_hist_reader *r)
 		bpfkit_json_end(&j);
 	}
 	bpfkit_error(
-		"lost %llu events (%llu in total): the histogram map (%d keys) or a start-time map is full; use narrower filters or fewer keys",
+		"lost %llu events (%llu in total): the histogram map (%u key%s) or a start-time map is full; use narrower filters or fewer keys",
 		(unsigned long long)missed, (unsigned long long)total,
-		BPFKIT_HIST_MAX_KEYS);
+		r->max_keys, r->max_keys == 1 ? "" : "s");
 }
 
 static void print_time(void)

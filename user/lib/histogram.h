@@ -6,6 +6,7 @@
  * histogram per key, as text like libbpf-tools' or as JSON Lines.
  *
  *	bpfkit_hist_cfg_init(&skel->rodata->bpfkit_hist_cfg);	before load
+ *	bpfkit_hist_task_map(skel->maps.MAP, by);	task tools, before load
  *	err = bpfkit_hist_open(&h, map_fd, &keys,
  *			       &skel->bss->bpfkit_hist_missed);
  *	err = bpfkit_hist_run(h);	intervals until COUNT, -d or a signal
@@ -16,6 +17,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <bpf/libbpf.h>
 #include "bpfkit/histogram.h"
 #include "output.h"
 
@@ -105,12 +107,20 @@ void bpfkit_hist_print_totals(FILE *f, const struct bpfkit_hist_cfg *cfg,
 void bpfkit_hist_task_keys(struct bpfkit_hist_keys *keys,
 			   enum bpfkit_hist_by by);
 
+/*
+ * Before load: shape a task histogram map (__u32 keys) for BY. One
+ * histogram (BPFKIT_HIST_ALL) is an array of one entry, whose lookups the
+ * verifier inlines, instead of the hash map that -P and -L need; the
+ * reader then reports what each interval added to it.
+ */
+void bpfkit_hist_task_map(struct bpf_map *map, enum bpfkit_hist_by by);
+
 struct bpfkit_hist_reader;
 
 /*
- * After load: a reader *R of histograms from map MAP_FD, keyed as KEYS
- * says; MISSED is the BPF side's bpfkit_hist_missed. Returns 0, or
- * -ENOMEM (reported, *R NULL).
+ * After load: a reader *R of histograms from map MAP_FD (a hash map, or an
+ * array, whose values only grow), keyed as KEYS says; MISSED is the BPF
+ * side's bpfkit_hist_missed. Returns 0, or -errno (reported, *R NULL).
  */
 int bpfkit_hist_open(struct bpfkit_hist_reader **r, int map_fd,
 		     const struct bpfkit_hist_keys *keys,
