@@ -67,6 +67,10 @@ LDFLAGS += -static
 LDLIBS := $(shell $(PKG_CONFIG) --static --libs libbpf libelf 2>/dev/null || \
 	echo -lbpf -lelf -lz) -lzstd
 endif
+# Tools that symbolize stacks (user/lib/symbols.c) link elfutils' libdw too.
+DW_TOOLS := profile
+DW_LDLIBS := $(shell $(PKG_CONFIG) $(if $(filter 1,$(STATIC)),--static) \
+	--libs libdw 2>/dev/null || echo -ldw)
 ifeq ($(SANITIZE),1)
 USER_CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer \
 	-fno-sanitize-recover=undefined
@@ -143,6 +147,9 @@ $(OBJ)/user/%.o: user/%.c $(GEN)/%.skel.h $(BUILD)/user.flags | $(OBJ)/user
 $(BIN)/%: $(OBJ)/user/%.o $(LIB) | $(BIN)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@
+
+$(addprefix $(BIN)/,$(DW_TOOLS)) $(TESTBIN)/unit/test_symbols: \
+	LDLIBS := $(DW_LDLIBS) $(LDLIBS)
 
 $(OBJ)/test/%.o: tests/progs/%.c $(GEN)/%.skel.h $(BUILD)/user.flags | $(OBJ)/test
 	$(call msg,CC,$@)

@@ -38,8 +38,8 @@ fi
 pkgs=
 for group in "$@"; do
 	case $group in
-	build) pkgs="$pkgs make gcc binutils libc6-dev clang llvm bpftool libbpf-dev libelf-dev zlib1g-dev libzstd-dev pkg-config linux-libc-dev" ;;
-	test) pkgs="$pkgs libcmocka-dev bats jq util-linux procps libclang-rt-dev valgrind clang-format cpio man-db systemtap-sdt-dev python3" ;;
+	build) pkgs="$pkgs make gcc binutils libc6-dev clang llvm bpftool libbpf-dev libelf-dev libdw-dev zlib1g-dev libzstd-dev pkg-config linux-libc-dev" ;;
+	test) pkgs="$pkgs libcmocka-dev bats jq util-linux procps libclang-rt-dev valgrind clang-format cpio man-db systemtap-sdt-dev python3 libxml2-utils" ;;
 	clang19) pkgs="$pkgs clang-19 libclang-rt-19-dev" ;;
 	vm) pkgs="$pkgs qemu-system-x86 busybox-static kmod cpio xz-utils" ;;
 	bench) pkgs="$pkgs libbpf-tools bpftrace gnuplot-nox" ;;
