@@ -164,6 +164,9 @@ $(TESTBIN)/unit/%: tests/unit/%.c $(LIB) $(BUILD)/user.flags | $(TESTBIN)/unit $
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(USER_CFLAGS) $(LDFLAGS) -MMD -MP -MF $(OBJ)/test/unit-$*.d $< $(LIB) -lcmocka $(LDLIBS) -o $@
 
+# profile.bats walks the spinner's stacks by frame pointers.
+$(TESTBIN)/helpers/stack-spin: USER_CFLAGS += -fno-omit-frame-pointer
+
 $(TESTBIN)/helpers/%: tests/helpers/%.c $(BUILD)/user.flags | $(TESTBIN)/helpers $(OBJ)/test
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(filter-out -fsanitize=% -fno-sanitize-recover=%,$(USER_CFLAGS) $(LDFLAGS)) -MMD -MP -MF $(OBJ)/test/helper-$*.d $< -o $@

@@ -15,6 +15,7 @@
 #include "diag.h"
 #include "histogram.h"
 #include "output.h"
+#include "stacks.h"
 
 /* Common options a tool may offer (-d, -v, -h, -V and --btf always are). */
 enum {
@@ -27,6 +28,7 @@ enum {
 	BPFKIT_OPT_CHANNEL = 1 << 6, /* --ringbuf, --buffer-pages, ... */
 	/* -i, [INTERVAL [COUNT]], -T, -m, --cumulative, --linear */
 	BPFKIT_OPT_HIST = 1 << 7,
+	BPFKIT_OPT_STACKS = 1 << 8, /* -U, -K, -L, --top, --svg */
 	BPFKIT_OPT_FILTERS = BPFKIT_OPT_PID | BPFKIT_OPT_UID | BPFKIT_OPT_COMM |
 			     BPFKIT_OPT_CGROUP,
 	BPFKIT_OPT_EVENTS = BPFKIT_OPT_FILTERS | BPFKIT_OPT_JSON |
@@ -47,6 +49,7 @@ struct bpfkit_opts {
 	struct bpfkit_channel_opts channel; /* --ringbuf, --buffer-pages, ... */
 	struct bpfkit_output_opts output; /* -j, -T, -t */
 	struct bpfkit_hist_opts hist; /* -i, COUNT, -T, -m, ... */
+	struct bpfkit_stacks_opts stacks; /* -U, -K, -L, --top, --svg */
 	double duration; /* -d: seconds to run; 0: until a signal */
 	bool verbose; /* -v: libbpf's own log */
 	const char *btf_path; /* --btf: kernel BTF for kernels without one */
