@@ -83,8 +83,8 @@ int main(int argc, char **argv)
 	if (err)
 		goto cleanup;
 
-	err = bpfkit_stacks_open(&stacks, skel->obj, &bpfkit_opts.stacks,
-				 &unit, &skel->bss->bpfkit_stack_stats);
+	err = bpfkit_stacks_open(&stacks, skel->obj, &bpfkit_opts.stacks, &unit,
+				 &skel->bss->bpfkit_stack_stats);
 	if (err)
 		goto cleanup;
 

@@ -62,9 +62,8 @@ static __always_inline void bpfkit_stack_key_fill(void *ctx,
 	__u8 seen = 1;
 
 	key->pid = bpf_get_current_pid_tgid() >> 32;
-	key->user_stack = bpfkit_stack_cfg.user ?
-				  stack_id(ctx, BPF_F_USER_STACK) :
-				  -1;
+	key->user_stack =
+		bpfkit_stack_cfg.user ? stack_id(ctx, BPF_F_USER_STACK) : -1;
 	key->kernel_stack = bpfkit_stack_cfg.kernel ? stack_id(ctx, 0) : -1;
 	bpf_get_current_comm(key->comm, sizeof(key->comm));
 	bpf_map_update_elem(&bpfkit_stack_pids, &key->pid, &seen, BPF_NOEXIST);

@@ -357,8 +357,8 @@ static int print_top(const struct bpfkit_stacks *r, const struct row *rows,
 		if (!rows[i].nframes)
 			continue;
 		leaf = rows[i].frames[rows[i].nframes - 1];
-		for (k = 0; k < nfns && strcmp(fns[k].frame->label, leaf->label);
-		     k++)
+		for (k = 0;
+		     k < nfns && strcmp(fns[k].frame->label, leaf->label); k++)
 			;
 		if (k == nfns)
 			fns[nfns++].frame = leaf;
@@ -533,7 +533,8 @@ static void svg_node(FILE *f, const struct bpfkit_stacks *r,
 	if (w < SVG_MIN_W)
 		return;
 	node_colour(n, colour, sizeof(colour));
-	fprintf(f, "<g class=\"f\" data-x=\"%.9f\" data-w=\"%.9f\" data-d=\"%d\" data-n=\"",
+	fprintf(f,
+		"<g class=\"f\" data-x=\"%.9f\" data-w=\"%.9f\" data-d=\"%d\" data-n=\"",
 		x / fw, w / fw, depth);
 	put_xml(f, n->label, ~(size_t)0);
 	fputs("\"><title>", f);
@@ -541,7 +542,8 @@ static void svg_node(FILE *f, const struct bpfkit_stacks *r,
 	fprintf(f, " (%llu %s, %.2f%%)</title>",
 		(unsigned long long)shown(r, n->value), r->unit.name,
 		100.0 * n->value / total);
-	fprintf(f, "<rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%d\" fill=\"%s\" rx=\"2\"/>",
+	fprintf(f,
+		"<rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%d\" fill=\"%s\" rx=\"2\"/>",
 		SVG_PAD + x, y, w > 0.5 ? w - 0.5 : w, SVG_FRAME_H - 1, colour);
 	chars = (int)((w - 6) / SVG_CHAR_W);
 	fprintf(f, "<text x=\"%.2f\" y=\"%.1f\">", SVG_PAD + x + 3, y + 11.5);
@@ -610,8 +612,9 @@ static int write_svg(const struct bpfkit_stacks *r, const struct row *rows,
 	if (!f) {
 		err = -errno;
 		free_tree(&root);
-		bpfkit_error("cannot write --svg '%s': %s; give a writable path",
-			     r->opts.svg, strerror(-err));
+		bpfkit_error(
+			"cannot write --svg '%s': %s; give a writable path",
+			r->opts.svg, strerror(-err));
 		return err;
 	}
 	height = (max_depth + 3) * SVG_FRAME_H + SVG_PAD;
@@ -621,8 +624,10 @@ static int write_svg(const struct bpfkit_stacks *r, const struct row *rows,
 		"<style>text { font: 12px monospace; pointer-events: none; } g.f { cursor: pointer; }</style>\n",
 		SVG_WIDTH, height, SVG_WIDTH, height);
 	fprintf(f, svg_script, SVG_WIDTH - 2 * SVG_PAD, SVG_PAD, SVG_CHAR_W);
-	fprintf(f, "<rect width=\"100%%\" height=\"100%%\" fill=\"rgb(250,250,240)\"/>\n");
-	fprintf(f, "<text x=\"%d\" y=\"%d\" style=\"font-size: 15px\">%s flame graph (%llu %s), click to zoom</text>\n",
+	fprintf(f,
+		"<rect width=\"100%%\" height=\"100%%\" fill=\"rgb(250,250,240)\"/>\n");
+	fprintf(f,
+		"<text x=\"%d\" y=\"%d\" style=\"font-size: 15px\">%s flame graph (%llu %s), click to zoom</text>\n",
 		SVG_WIDTH / 2 - 150, SVG_FRAME_H + 2, r->unit.title,
 		(unsigned long long)shown(r, root.value), r->unit.name);
 	if (root.value)
@@ -671,9 +676,10 @@ static void summarize(const struct bpfkit_stacks *r)
 		     r->unit.events, (unsigned long long)st->keys_full, full,
 		     stacks);
 	if (r->opts.verbose)
-		bpfkit_error("%lu unique addresses symbolized in %.1f ms (%.1f us each)",
-			     sy.addrs, sy.ns / 1e6,
-			     sy.addrs ? sy.ns / 1e3 / sy.addrs : 0.0);
+		bpfkit_error(
+			"%lu unique addresses symbolized in %.1f ms (%.1f us each)",
+			sy.addrs, sy.ns / 1e6,
+			sy.addrs ? sy.ns / 1e3 / sy.addrs : 0.0);
 }
 
 int bpfkit_stacks_report(struct bpfkit_stacks *r)

@@ -425,25 +425,11 @@ static void resolve_user(struct bpfkit_syms *s, pid_t pid, __u64 addr,
 
 	f->kind = BPFKIT_FRAME_USER;
 	p = get_proc(s, pid, &err);
-	if (p && p->dwfl)
-		mod = dwfl_addrmodule(p->dwfl, addr);
-	if (mod) {
-		module = dwfl_module_info(mod, NULL, &start, NULL, NULL, NULL,
-					  NULL, NULL);
-		name = dwfl_module_addrinfo(mod, addr, &offset, &sym, NULL,
-					    NULL, NULL);
-		f->offset = name ? offset : addr - start;
-		if (s->opts.lines) {
-			Dwfl_Line *line = dwfl_module_getsrc(mod, addr);
-
-			if (line)
-				file = dwfl_lineinfo(line, NULL, &f->line, NULL,
-						     NULL, NULL);
-		}
-		set_frame(f, name, module, file);
-		return;
-	}
-	/* Not in a file: JIT code, if the process keeps a perf map. */
+	/*
+	 * JIT code first: a perf map names only JIT code, which the module
+	 * ranges libdwfl makes from the maps can span (node maps a copy of
+	 * its builtins next to its JIT code, so "node" spans both).
+	 */
 	if (p && !p->jit_loaded)
 		load_perf_map(s, p);
 	jit = p ? table_find(&p->jit, addr) : NULL;
@@ -453,8 +439,25 @@ static void resolve_user(struct bpfkit_syms *s, pid_t pid, __u64 addr,
 		set_frame(f, jit->name, NULL, NULL);
 		return;
 	}
-	f->offset = addr;
-	set_frame(f, NULL, NULL, NULL);
+	if (p && p->dwfl)
+		mod = dwfl_addrmodule(p->dwfl, addr);
+	if (!mod) {
+		f->offset = addr;
+		set_frame(f, NULL, NULL, NULL);
+		return;
+	}
+	module = dwfl_module_info(mod, NULL, &start, NULL, NULL, NULL, NULL,
+				  NULL);
+	name = dwfl_module_addrinfo(mod, addr, &offset, &sym, NULL, NULL, NULL);
+	f->offset = name ? offset : addr - start;
+	if (s->opts.lines) {
+		Dwfl_Line *line = dwfl_module_getsrc(mod, addr);
+
+		if (line)
+			file = dwfl_lineinfo(line, NULL, &f->line, NULL, NULL,
+					     NULL);
+	}
+	set_frame(f, name, module, file);
 }
 
 static unsigned long long now_ns(void)
