@@ -7,7 +7,8 @@
 #
 # Each group names every package its purpose uses, so that a stage that
 # asks for its groups on a brand-new Debian 12 machine has all it needs:
-#   build    make, the compilers and libraries (`make`, `make demo`),
+#   build    make, the compilers and libraries (`make`, `make demo`;
+#            libdw-dev: the symbols room, elfutils' libdwfl),
 #            binutils (new-tool checks symbols and SDT notes with nm, readelf)
 #   test     everything `make test` runs: cmocka, bats, jq, the fuzzer's
 #            runtime for clang 14, valgrind, clang-format, cpio (new-tool.bats
@@ -15,7 +16,8 @@
 #            man-db (install.bats checks the man pages as lintian does),
 #            systemtap-sdt-dev (<sys/sdt.h> for the USDT test helpers),
 #            python3 (bashreadline.bats drives bash through its pty module;
-#            pyimport.bats traces its USDT probes)
+#            pyimport.bats traces its USDT probes), libxml2-utils
+#            (profile.bats checks the flame graph with xmllint)
 #   clang19  clang-19 and its sanitizer/libFuzzer runtime (CLANG=clang-19)
 #   vm       QEMU and what tools/vm-run packs into the guest's initramfs
 #   bench    the peers make bench measures against, and gnuplot
