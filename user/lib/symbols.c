@@ -16,12 +16,13 @@
 #define KERNEL_PID ((pid_t)-1) /* the cache's key for kernel addresses */
 #define UNKNOWN "[unknown]"
 
-/* A named address range: a kernel symbol or a perf map entry. */
+/* A named address range: a kernel symbol, an ELF one, a perf map entry. */
 struct range_sym {
 	__u64 addr;
 	__u64 size; /* 0: up to the next one */
 	const char *name;
 	const char *module;
+	int rank; /* of names at one address, the highest is taken */
 };
 
 /* Sorted symbols and the strings they point into. */
@@ -30,6 +31,17 @@ struct sym_table {
 	size_t n, cap;
 	char **strs;
 	size_t nstrs, strs_cap;
+};
+
+/*
+ * One file's functions at the file's own addresses, sorted, shared by
+ * every process that maps it (libdwfl searches a module's symbols one by
+ * one at each lookup, and would read them again for each process).
+ */
+struct file_syms {
+	char *key; /* the build-id in hex, or the path without one */
+	struct sym_table table;
+	struct file_syms *next;
 };
 
 /* What is known of one process: its maps, and its JIT symbols. */
@@ -56,8 +68,12 @@ struct bpfkit_syms {
 	size_t nprocs, procs_cap;
 	struct cached **cache;
 	size_t ncached, cache_cap;
+	struct file_syms *files;
 	unsigned long long ns;
 };
+
+/* A module whose ELF file could not be read: no symbols. */
+static struct file_syms no_file_syms;
 
 static char *debuginfo_path = "/usr/lib/debug";
 
@@ -93,7 +109,7 @@ static const char *table_strdup(struct sym_table *t, const char *s)
 }
 
 static int table_add(struct sym_table *t, __u64 addr, __u64 size,
-		     const char *name, const char *module)
+		     const char *name, const char *module, int rank)
 {
 	struct range_sym *syms;
 
@@ -106,7 +122,7 @@ static int table_add(struct sym_table *t, __u64 addr, __u64 size,
 		t->syms = syms;
 		t->cap = cap;
 	}
-	t->syms[t->n++] = (struct range_sym){ addr, size, name, module };
+	t->syms[t->n++] = (struct range_sym){ addr, size, name, module, rank };
 	return 0;
 }
 
@@ -114,7 +130,9 @@ static int cmp_range_sym(const void *a, const void *b)
 {
 	const struct range_sym *x = a, *y = b;
 
-	return x->addr < y->addr ? -1 : x->addr > y->addr;
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	return x->rank - y->rank;
 }
 
 /* The symbol holding ADDR: the last one starting at or before it. */
@@ -182,7 +200,7 @@ static void load_kallsyms(struct bpfkit_syms *s)
 		}
 		kname = table_strdup(&s->kernel, name);
 		if (!kname || !kmod ||
-		    table_add(&s->kernel, addr, 0, kname, kmod))
+		    table_add(&s->kernel, addr, 0, kname, kmod, type == 'T'))
 			break;
 	}
 	fclose(f);
@@ -211,7 +229,8 @@ static void load_perf_map(struct bpfkit_syms *s, struct proc *p)
 		    !line[off])
 			continue;
 		name = table_strdup(&p->jit, line + off);
-		if (!name || table_add(&p->jit, start, size ?: 1, name, NULL))
+		if (!name ||
+		    table_add(&p->jit, start, size ?: 1, name, NULL, 0))
 			break;
 	}
 	fclose(f);
@@ -226,6 +245,12 @@ struct bpfkit_syms *bpfkit_syms_new(const struct bpfkit_syms_opts *opts)
 		return NULL;
 	if (opts)
 		s->opts = *opts;
+	/*
+	 * Debug info from this machine only: libdwfl would otherwise ask the
+	 * debuginfod servers DEBUGINFOD_URLS names, over the network, for
+	 * each file without it, in the middle of a report.
+	 */
+	unsetenv("DEBUGINFOD_URLS");
 	s->procs_cap = 64;
 	s->cache_cap = 1024;
 	s->procs = calloc(s->procs_cap, sizeof(*s->procs));
@@ -265,6 +290,14 @@ void bpfkit_syms_free(struct bpfkit_syms *s)
 			continue;
 		free_frame(&s->cache[i]->frame);
 		free(s->cache[i]);
+	}
+	while (s->files) {
+		struct file_syms *next = s->files->next;
+
+		table_free(&s->files->table);
+		free(s->files->key);
+		free(s->files);
+		s->files = next;
 	}
 	free(s->procs);
 	free(s->cache);
@@ -411,15 +444,105 @@ static void resolve_kernel(struct bpfkit_syms *s, __u64 addr,
 	set_frame(f, sym->name, sym->module, NULL);
 }
 
+/* The key of MOD's file: its build-id, or its path when it has none. */
+static char *file_key(Dwfl_Module *mod, const char *path)
+{
+	const unsigned char *id;
+	GElf_Addr vaddr;
+	char *key;
+	int len, i;
+
+	len = dwfl_module_build_id(mod, &id, &vaddr);
+	if (len <= 0)
+		return strdup(path);
+	key = malloc(2 * len + 1);
+	for (i = 0; key && i < len; i++)
+		sprintf(key + 2 * i, "%02x", id[i]);
+	return key;
+}
+
+/* MOD's file's functions, read for the first process that maps the file. */
+static struct file_syms *read_file_syms(struct bpfkit_syms *s, Dwfl_Module *mod,
+					GElf_Addr bias, const char *path)
+{
+	struct file_syms *fs;
+	const char *name;
+	GElf_Addr addr;
+	GElf_Word shndx;
+	GElf_Sym sym;
+	int n, i, type;
+	char *key = file_key(mod, path);
+
+	if (!key)
+		return &no_file_syms;
+	for (fs = s->files; fs; fs = fs->next) {
+		if (!strcmp(fs->key, key)) {
+			free(key);
+			return fs;
+		}
+	}
+	fs = calloc(1, sizeof(*fs));
+	if (!fs) {
+		free(key);
+		return &no_file_syms;
+	}
+	fs->key = key;
+	n = dwfl_module_getsymtab(mod);
+	for (i = 1; i < n; i++) {
+		name = dwfl_module_getsym_info(mod, i, &sym, &addr, &shndx,
+					       NULL, NULL);
+		type = GELF_ST_TYPE(sym.st_info);
+		if (!name || !*name || shndx == SHN_UNDEF ||
+		    (type != STT_FUNC && type != STT_GNU_IFUNC &&
+		     type != STT_NOTYPE))
+			continue;
+		/* A global name over a weak one over a local one. */
+		name = table_strdup(&fs->table, name);
+		if (!name ||
+		    table_add(&fs->table, addr - bias, sym.st_size, name, NULL,
+			      GELF_ST_BIND(sym.st_info) == STB_GLOBAL ? 2 :
+			      GELF_ST_BIND(sym.st_info) == STB_WEAK   ? 1 :
+									0))
+			break;
+	}
+	qsort(fs->table.syms, fs->table.n, sizeof(*fs->table.syms),
+	      cmp_range_sym);
+	fs->next = s->files;
+	s->files = fs;
+	return fs;
+}
+
+/*
+ * The function holding ADDR in MOD, a module of a process, from its
+ * file's table (kept in the module's user data); NULL when none does.
+ */
+static const struct range_sym *module_sym(struct bpfkit_syms *s,
+					  Dwfl_Module *mod, const char *path,
+					  __u64 addr, __u64 *offset)
+{
+	const struct range_sym *sym;
+	struct file_syms *fs;
+	GElf_Addr bias = 0;
+	void **data;
+
+	dwfl_module_info(mod, &data, NULL, NULL, NULL, NULL, NULL, NULL);
+	if (!dwfl_module_getelf(mod, &bias))
+		return NULL;
+	fs = *data ?: read_file_syms(s, mod, bias, path);
+	*data = fs;
+	sym = table_find(&fs->table, addr - bias);
+	if (sym)
+		*offset = addr - bias - sym->addr;
+	return sym;
+}
+
 static void resolve_user(struct bpfkit_syms *s, pid_t pid, __u64 addr,
 			 struct bpfkit_frame *f)
 {
 	const char *name = NULL, *module = NULL, *file = NULL;
-	const struct range_sym *jit;
+	const struct range_sym *jit, *sym;
 	Dwfl_Module *mod = NULL;
-	GElf_Off offset = 0;
 	Dwarf_Addr start = 0;
-	GElf_Sym sym;
 	struct proc *p;
 	int err;
 
@@ -448,8 +571,10 @@ static void resolve_user(struct bpfkit_syms *s, pid_t pid, __u64 addr,
 	}
 	module = dwfl_module_info(mod, NULL, &start, NULL, NULL, NULL, NULL,
 				  NULL);
-	name = dwfl_module_addrinfo(mod, addr, &offset, &sym, NULL, NULL, NULL);
-	f->offset = name ? offset : addr - start;
+	sym = module_sym(s, mod, module, addr, &f->offset);
+	name = sym ? sym->name : NULL;
+	if (!sym)
+		f->offset = addr - start;
 	if (s->opts.lines) {
 		Dwfl_Line *line = dwfl_module_getsrc(mod, addr);
 

@@ -6,7 +6,8 @@
  * libraries with ASLR, .symtab or .dynsym, separate debug info by build-id
  * under /usr/lib/debug, source lines), JIT frames from /tmp/perf-PID.map.
  * Each unique address is symbolized once; an address nothing resolves is
- * "[unknown]", with its module's name when one holds it.
+ * "[unknown]", with its module's name when one holds it. Debug info is
+ * never fetched from the network (DEBUGINFOD_URLS is unset).
  *
  *	syms = bpfkit_syms_new(&opts);
  *	bpfkit_syms_add_pid(syms, pid);		as soon as PID is seen
