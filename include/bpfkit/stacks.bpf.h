@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The BPF side of the stack tools: the stack map, the counts by
+ * The BPF side of the stack tools: the stacks by id, the counts by
  * (pid, user stack, kernel stack, comm) and the pids user space has not
  * seen yet, so that it reads their memory maps while they still run.
  *
@@ -16,17 +16,30 @@
 #include "bpfkit/stacks.h"
 
 #define BPFKIT_EEXIST 17
-#define BPFKIT_ENOMEM 12
 
 const volatile struct bpfkit_stack_cfg bpfkit_stack_cfg = { true, true };
 struct bpfkit_stack_stats bpfkit_stack_stats;
 
+/*
+ * Stacks by the hash of their frames, allocated as they come: unlike a
+ * STACK_TRACE map, whose ids are buckets that two stacks can collide in
+ * (the second one lost), only a full map loses a stack.
+ */
 struct {
-	__uint(type, BPF_MAP_TYPE_STACK_TRACE);
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__uint(max_entries, BPFKIT_MAX_STACKS);
-	__uint(key_size, sizeof(__u32));
-	__uint(value_size, BPFKIT_STACK_DEPTH * sizeof(__u64));
+	__type(key, __u64);
+	__type(value, struct bpfkit_stack);
 } bpfkit_stacks SEC(".maps");
+
+/* Where a stack is taken before it is stored (too big for the BPF stack). */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct bpfkit_stack);
+} bpfkit_stack_scratch SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -42,13 +55,38 @@ struct {
 	__type(value, __u8);
 } bpfkit_stack_pids SEC(".maps");
 
-/* A stack's id, or -errno; a full stack map is counted, not silent. */
-static __always_inline __s32 stack_id(void *ctx, __u64 flags)
+/*
+ * The current stack's id (user or kernel, as FLAGS say): the FNV-1a hash
+ * of its frames, stored in bpfkit_stacks; a full map is counted.
+ */
+static __always_inline __u64 stack_id(void *ctx, __u64 flags)
 {
-	long id = bpf_get_stackid(ctx, &bpfkit_stacks, flags);
+	__u64 id = 0xcbf29ce484222325ULL;
+	struct bpfkit_stack *st;
+	__u32 zero = 0;
+	long len, err;
+	int i, n;
 
-	if (id == -BPFKIT_EEXIST || id == -BPFKIT_ENOMEM)
+	st = bpf_map_lookup_elem(&bpfkit_stack_scratch, &zero);
+	if (!st)
+		return BPFKIT_STACK_NONE;
+	len = bpf_get_stack(ctx, st->ips, sizeof(st->ips), flags);
+	if (len <= 0)
+		return BPFKIT_STACK_NONE;
+	n = len / sizeof(__u64);
+	for (i = 0; i < BPFKIT_STACK_DEPTH; i++) {
+		/* Past the end: zeros, not an earlier stack's frames. */
+		if (i >= n)
+			st->ips[i] = 0;
+		id = (id ^ st->ips[i]) * 0x100000001b3ULL;
+	}
+	if (id <= BPFKIT_STACK_LOST)
+		id += 2;
+	err = bpf_map_update_elem(&bpfkit_stacks, &id, st, BPF_NOEXIST);
+	if (err && err != -BPFKIT_EEXIST) {
 		__sync_fetch_and_add(&bpfkit_stack_stats.stack_full, 1);
+		return BPFKIT_STACK_LOST;
+	}
 	return id;
 }
 
@@ -62,9 +100,12 @@ static __always_inline void bpfkit_stack_key_fill(void *ctx,
 	__u8 seen = 1;
 
 	key->pid = bpf_get_current_pid_tgid() >> 32;
-	key->user_stack =
-		bpfkit_stack_cfg.user ? stack_id(ctx, BPF_F_USER_STACK) : -1;
-	key->kernel_stack = bpfkit_stack_cfg.kernel ? stack_id(ctx, 0) : -1;
+	key->pad = 0;
+	key->user_stack = bpfkit_stack_cfg.user ?
+				  stack_id(ctx, BPF_F_USER_STACK) :
+				  BPFKIT_STACK_NONE;
+	key->kernel_stack = bpfkit_stack_cfg.kernel ? stack_id(ctx, 0) :
+						      BPFKIT_STACK_NONE;
 	bpf_get_current_comm(key->comm, sizeof(key->comm));
 	bpf_map_update_elem(&bpfkit_stack_pids, &key->pid, &seen, BPF_NOEXIST);
 }

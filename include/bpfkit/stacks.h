@@ -10,15 +10,26 @@
 #include "bpfkit/types.h"
 
 #define BPFKIT_STACK_DEPTH 127 /* frames kept per stack (the kernel's most) */
-#define BPFKIT_MAX_STACKS 16384 /* unique stacks kept, per side */
+#define BPFKIT_MAX_STACKS 32768 /* unique stacks kept, allocated as they come */
 #define BPFKIT_MAX_STACK_KEYS 32768 /* (pid, stacks, comm) counted */
 #define BPFKIT_MAX_STACK_PIDS 4096 /* new pids waiting for user space */
 
-/* A count's key: the process, its two stacks (ids, or -errno), its name. */
+/* A stack's id: a hash of its frames, or one of these. */
+#define BPFKIT_STACK_NONE \
+	0 /* not taken, or none (a kernel thread's user stack) */
+#define BPFKIT_STACK_LOST 1 /* the stack map had no room for it */
+
+/* A stack's frames, innermost first, then zeros. */
+struct bpfkit_stack {
+	__u64 ips[BPFKIT_STACK_DEPTH];
+};
+
+/* A count's key: the process, its two stacks' ids, its name. */
 struct bpfkit_stack_key {
 	__u32 pid;
-	__s32 user_stack; /* -EFAULT: none (a kernel thread); -1: not taken */
-	__s32 kernel_stack;
+	__u32 pad; /* zero */
+	__u64 user_stack;
+	__u64 kernel_stack;
 	char comm[BPFKIT_COMM_LEN];
 };
 

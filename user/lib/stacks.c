@@ -138,27 +138,28 @@ static void put_folded_name(FILE *f, const char *s)
 	bpfkit_col_escape(f, buf, len, false);
 }
 
-/* Append stack ID's frames, root first, to ROW; FULL when it had no room. */
-static int add_stack(struct bpfkit_stacks *r, struct row *row, __s32 id,
-		     bool user, const struct bpfkit_frame **frames)
+/* Append stack ID's frames, root first, to ROW. */
+static void add_stack(struct bpfkit_stacks *r, struct row *row, __u64 id,
+		      bool user, const struct bpfkit_frame **frames)
 {
-	__u64 ips[BPFKIT_STACK_DEPTH] = {};
+	struct bpfkit_stack st;
 	int depth, i;
 
-	if (id == -EEXIST || id == -ENOMEM) {
+	if (id == BPFKIT_STACK_LOST) {
 		frames[row->nframes++] = user ? &stack_full_user :
 						&stack_full_kernel;
-		return 0;
+		return;
 	}
-	if (id < 0 || bpf_map_lookup_elem(r->stacks_fd, &id, ips))
-		return 0;
-	for (depth = 0; depth < BPFKIT_STACK_DEPTH && ips[depth]; depth++)
+	if (id == BPFKIT_STACK_NONE ||
+	    bpf_map_lookup_elem(r->stacks_fd, &id, &st))
+		return;
+	for (depth = 0; depth < BPFKIT_STACK_DEPTH && st.ips[depth]; depth++)
 		;
 	for (i = depth - 1; i >= 0; i--)
 		frames[row->nframes++] =
-			user ? bpfkit_syms_user(r->syms, row->key.pid, ips[i]) :
-			       bpfkit_syms_kernel(r->syms, ips[i]);
-	return 0;
+			user ? bpfkit_syms_user(r->syms, row->key.pid,
+						st.ips[i]) :
+			       bpfkit_syms_kernel(r->syms, st.ips[i]);
 }
 
 static int fill_row(struct bpfkit_stacks *r, struct row *row)

@@ -492,9 +492,9 @@ static struct file_syms *read_file_syms(struct bpfkit_syms *s, Dwfl_Module *mod,
 		name = dwfl_module_getsym_info(mod, i, &sym, &addr, &shndx,
 					       NULL, NULL);
 		type = GELF_ST_TYPE(sym.st_info);
+		/* Untyped symbols mark places (_end, _edata), not code. */
 		if (!name || !*name || shndx == SHN_UNDEF ||
-		    (type != STT_FUNC && type != STT_GNU_IFUNC &&
-		     type != STT_NOTYPE))
+		    (type != STT_FUNC && type != STT_GNU_IFUNC))
 			continue;
 		/* A global name over a weak one over a local one. */
 		name = table_strdup(&fs->table, name);
