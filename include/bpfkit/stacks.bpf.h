@@ -21,13 +21,14 @@ const volatile struct bpfkit_stack_cfg bpfkit_stack_cfg = { true, true };
 struct bpfkit_stack_stats bpfkit_stack_stats;
 
 /*
- * Stacks by the hash of their frames, allocated as they come: unlike a
- * STACK_TRACE map, whose ids are buckets that two stacks can collide in
- * (the second one lost), only a full map loses a stack.
+ * Stacks by the hash of their frames: unlike a STACK_TRACE map, whose ids
+ * are buckets that two stacks can collide in (the second one lost), only
+ * a full map loses a stack. Preallocated: an element allocated as it
+ * comes can fail in NMI and scheduler context (profile's perf events
+ * on 6.1, offcputime's sched_switch).
  */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__uint(max_entries, BPFKIT_MAX_STACKS);
 	__type(key, __u64);
 	__type(value, struct bpfkit_stack);

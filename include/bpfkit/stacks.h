@@ -10,7 +10,7 @@
 #include "bpfkit/types.h"
 
 #define BPFKIT_STACK_DEPTH 127 /* frames kept per stack (the kernel's most) */
-#define BPFKIT_MAX_STACKS 32768 /* unique stacks kept, allocated as they come */
+#define BPFKIT_MAX_STACKS 16384 /* unique stacks kept (16 MiB) */
 #define BPFKIT_MAX_STACK_KEYS 32768 /* (pid, stacks, comm) counted */
 #define BPFKIT_MAX_STACK_PIDS 4096 /* new pids waiting for user space */
 

@@ -212,10 +212,10 @@ JS
 	ERR=$BATS_TEST_TMPDIR/err
 	# One stack fits: every other one is lost, and says so.
 	"$BIN/profile" -d 2 -p "$PID" --test-map-entries bpfkit_stacks=1 -j >"$OUT" 2>"$ERR"
-	grep -Eq '^profile: [0-9]+ samples, 0 lost, [1-9][0-9]* stacks lost \(stack map full\)$' "$ERR"
+	grep -Eq '^profile: [0-9]+ samples, 0 lost, [1-9][0-9]* stacks lost \(no room in the stack map\)$' "$ERR"
 	tail -1 "$OUT" | jq -e '.stack_full > 0 and .lost == 0'
 	jq -se '[.[] | select(.type == null) | .frames[] |
-		select(.name == "[user stack lost: stack map full]")] | length > 0' "$OUT"
+		select(.name == "[user stack lost: no room in the stack map]")] | length > 0' "$OUT"
 	# One count fits: every sample of another key is lost.
 	"$BIN/profile" -d 2 -p "$PID" --test-map-entries bpfkit_stack_counts=1 -j >"$OUT" 2>"$ERR"
 	grep -Eq '^profile: [0-9]+ samples, ([1-9][0-9]*) lost \(\1 counts map full\)' "$ERR"

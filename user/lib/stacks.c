@@ -19,13 +19,13 @@
 
 /* The frames the kernel gives for a stack that had no room in its map. */
 static const struct bpfkit_frame stack_full_user = {
-	.name = "[user stack lost: stack map full]",
-	.label = "[user stack lost: stack map full]",
+	.name = "[user stack lost: no room in the stack map]",
+	.label = "[user stack lost: no room in the stack map]",
 	.kind = BPFKIT_FRAME_USER,
 };
 static const struct bpfkit_frame stack_full_kernel = {
-	.name = "[kernel stack lost: stack map full]",
-	.label = "[kernel stack lost: stack map full]",
+	.name = "[kernel stack lost: no room in the stack map]",
+	.label = "[kernel stack lost: no room in the stack map]",
 	.kind = BPFKIT_FRAME_KERNEL,
 };
 
@@ -138,12 +138,26 @@ static void put_folded_name(FILE *f, const char *s)
 	bpfkit_col_escape(f, buf, len, false);
 }
 
+/* The frames of a BPF program run from a tracepoint, innermost first. */
+static bool is_tracing_frame(const struct bpfkit_frame *f)
+{
+	static const char *const prefixes[] = { "bpf_prog_", "bpf_trace_run",
+						"__traceiter_",
+						"__bpf_trace_" };
+	size_t i;
+
+	for (i = 0; f->name && i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
+		if (!strncmp(f->name, prefixes[i], strlen(prefixes[i])))
+			return true;
+	return false;
+}
+
 /* Append stack ID's frames, root first, to ROW. */
 static void add_stack(struct bpfkit_stacks *r, struct row *row, __u64 id,
 		      bool user, const struct bpfkit_frame **frames)
 {
 	struct bpfkit_stack st;
-	int depth, i;
+	int depth, skip, i;
 
 	if (id == BPFKIT_STACK_LOST) {
 		frames[row->nframes++] = user ? &stack_full_user :
@@ -155,7 +169,13 @@ static void add_stack(struct bpfkit_stacks *r, struct row *row, __u64 id,
 		return;
 	for (depth = 0; depth < BPFKIT_STACK_DEPTH && st.ips[depth]; depth++)
 		;
-	for (i = depth - 1; i >= 0; i--)
+	/* A kernel stack taken in a tracepoint ends in the tracing itself. */
+	for (skip = 0;
+	     !user && skip < depth &&
+	     is_tracing_frame(bpfkit_syms_kernel(r->syms, st.ips[skip]));
+	     skip++)
+		;
+	for (i = depth - 1; i >= skip; i--)
 		frames[row->nframes++] =
 			user ? bpfkit_syms_user(r->syms, row->key.pid,
 						st.ips[i]) :
@@ -671,7 +691,7 @@ static void summarize(const struct bpfkit_stacks *r)
 			 (unsigned long long)st->keys_full);
 	if (st->stack_full)
 		snprintf(stacks, sizeof(stacks),
-			 ", %llu stacks lost (stack map full)",
+			 ", %llu stacks lost (no room in the stack map)",
 			 (unsigned long long)st->stack_full);
 	bpfkit_error("%llu %s, %llu lost%s%s", (unsigned long long)st->counted,
 		     r->unit.events, (unsigned long long)st->keys_full, full,

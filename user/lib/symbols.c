@@ -498,6 +498,9 @@ static struct file_syms *read_file_syms(struct bpfkit_syms *s, Dwfl_Module *mod,
 			continue;
 		/* A global name over a weak one over a local one. */
 		name = table_strdup(&fs->table, name);
+		/* Versioned names in .symtab: "read@@GLIBC_2.2.5" is read. */
+		if (name && strchr(name + 1, '@'))
+			*strchr(name + 1, '@') = '\0';
 		if (!name ||
 		    table_add(&fs->table, addr - bias, sym.st_size, name, NULL,
 			      GELF_ST_BIND(sym.st_info) == STB_GLOBAL ? 2 :
