@@ -12,7 +12,7 @@ load helpers
 TOOLS="hello hello-buffer hello-tail hello-map execsnoop exitsnoop opensnoop sigsnoop syscount
 statsnoop bindsnoop mountsnoop gethostlatency bashreadline pyimport cpudist"
 # ...or in its own file (a test named "TOOL: --cgroup ...").
-OWN_FILE="runqlat oomkill profile"
+OWN_FILE="runqlat oomkill profile offcputime"
 
 setup() {
 	CGROOT=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/mounts)
