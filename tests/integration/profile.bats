@@ -51,7 +51,10 @@ profile_for() {
 		sed 's/^/# /' "$ERR" >&3
 		return 1
 	}
-	grep -Eq '^profile: [0-9]+ samples, 0 lost$' "$ERR"
+	grep -Eq '^profile: [0-9]+ samples, 0 lost$' "$ERR" || {
+		sed 's/^/# /' "$ERR" >&3
+		return 1
+	}
 }
 
 # share FILE REGEX: the share of the folded lines' samples in lines
