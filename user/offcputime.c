@@ -98,8 +98,8 @@ int main(int argc, char **argv)
 	if (err)
 		goto cleanup;
 
-	err = bpfkit_stacks_open(&stacks, skel->obj, &bpfkit_opts.stacks,
-				 &unit, &skel->bss->bpfkit_stack_stats);
+	err = bpfkit_stacks_open(&stacks, skel->obj, &bpfkit_opts.stacks, &unit,
+				 &skel->bss->bpfkit_stack_stats);
 	if (err)
 		goto cleanup;
 
@@ -118,9 +118,10 @@ int main(int argc, char **argv)
 	offcputime_bpf__detach(skel);
 	err = bpfkit_stacks_report(stacks);
 	if (skel->bss->offcputime_untimed)
-		bpfkit_error("%llu blocks not timed: more than %d tasks off the CPU at once",
-			     (unsigned long long)skel->bss->offcputime_untimed,
-			     OFFCPUTIME_MAX_BLOCKED);
+		bpfkit_error(
+			"%llu blocks not timed: more than %d tasks off the CPU at once",
+			(unsigned long long)skel->bss->offcputime_untimed,
+			OFFCPUTIME_MAX_BLOCKED);
 
 cleanup:
 	bpfkit_stacks_free(stacks);

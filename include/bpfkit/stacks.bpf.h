@@ -15,8 +15,6 @@
 #include <bpf/bpf_helpers.h>
 #include "bpfkit/stacks.h"
 
-#define BPFKIT_EEXIST 17
-
 const volatile struct bpfkit_stack_cfg bpfkit_stack_cfg = { true, true };
 struct bpfkit_stack_stats bpfkit_stack_stats;
 
@@ -83,8 +81,12 @@ static __always_inline __u64 stack_id(void *ctx, __u64 flags)
 	}
 	if (id <= BPFKIT_STACK_LOST)
 		id += 2;
+	/* A stack seen before is looked up, not copied again. */
+	if (bpf_map_lookup_elem(&bpfkit_stacks, &id))
+		return id;
 	err = bpf_map_update_elem(&bpfkit_stacks, &id, st, BPF_NOEXIST);
-	if (err && err != -BPFKIT_EEXIST) {
+	if (err && !bpf_map_lookup_elem(&bpfkit_stacks, &id)) {
+		bpfkit_stack_stats.last_stack_err = err;
 		__sync_fetch_and_add(&bpfkit_stack_stats.stack_full, 1);
 		return BPFKIT_STACK_LOST;
 	}

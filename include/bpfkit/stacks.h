@@ -44,6 +44,7 @@ struct bpfkit_stack_stats {
 	__u64 counted; /* samples (profile) or blocks (offcputime) counted */
 	__u64 stack_full; /* a stack the stack map had no room for */
 	__u64 keys_full; /* a count the counts map had no room for */
+	__s64 last_stack_err; /* why the last stack lost was: -errno */
 };
 
 #endif /* BPFKIT_STACKS_H */

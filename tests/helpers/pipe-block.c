@@ -14,7 +14,7 @@
 #include <sys/syscall.h>
 
 static inline __attribute__((always_inline)) long raw_read(int fd, void *buf,
-							     size_t n)
+							   size_t n)
 {
 	long ret;
 

@@ -673,7 +673,7 @@ static void summarize(const struct bpfkit_stacks *r)
 	const struct bpfkit_stack_stats *st = r->stats;
 	struct bpfkit_syms_stats sy;
 	struct bpfkit_json j;
-	char full[64] = "", stacks[96] = "";
+	char full[64] = "", stacks[128] = "";
 
 	bpfkit_syms_stats(r->syms, &sy);
 	if (bpfkit_output_json()) {
@@ -690,9 +690,14 @@ static void summarize(const struct bpfkit_stacks *r)
 		snprintf(full, sizeof(full), " (%llu counts map full)",
 			 (unsigned long long)st->keys_full);
 	if (st->stack_full)
-		snprintf(stacks, sizeof(stacks),
-			 ", %llu stacks lost (no room in the stack map)",
-			 (unsigned long long)st->stack_full);
+		snprintf(stacks, sizeof(stacks), ", %llu stacks lost (%s%s)",
+			 (unsigned long long)st->stack_full,
+			 st->last_stack_err == -E2BIG ?
+				 "no room in the stack map" :
+				 "the stack map refused them: ",
+			 st->last_stack_err == -E2BIG ?
+				 "" :
+				 strerror(-st->last_stack_err));
 	bpfkit_error("%llu %s, %llu lost%s%s", (unsigned long long)st->counted,
 		     r->unit.events, (unsigned long long)st->keys_full, full,
 		     stacks);
