@@ -178,12 +178,14 @@ tests-build: all $(UNIT_TESTS) $(TEST_HELPERS) $(TEST_PROGS)
 # The packages a test run needs: clang-19's runtime too when it builds.
 TEST_DEPS := build test $(if $(filter clang-19,$(notdir $(CLANG))),clang19)
 
-# The README's test command: deps, build, every test, one summary line.
+# The README's test command: deps, build, every test, one summary line
+# (TESTS="tests/integration/FILE.bats ..." runs only those files).
+TESTS ?=
 .PHONY: test
 test:
 	$(Q)tools/deps.sh $(TEST_DEPS)
 	$(Q)$(MAKE) --no-print-directory tests-build
-	$(Q)BPFKIT_BUILD=$(BUILD) tests/run
+	$(Q)BPFKIT_BUILD=$(BUILD) tests/run $(TESTS)
 
 # The README's demo command: deps, build, then hello-buffer until Ctrl-C
 # (DEMO_ARGS='-d 5' stops it after 5 s, as tools/fresh-root does).

@@ -11,12 +11,11 @@
 #include <bpf/bpf_endian.h>
 #include "bpfkit/channel.bpf.h"
 #include "bpfkit/filter.bpf.h"
+#include "bpfkit/net.bpf.h"
 #include "bindsnoop.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
-#define AF_INET 2
-#define AF_INET6 10
 /* The bytes of a sockaddr_in6, the longest address read. */
 #define ADDR_LEN 28
 
@@ -53,25 +52,6 @@ int bind_enter(struct trace_event_raw_sys_enter *ctx)
 	return 0;
 }
 
-/* The socket behind FD in the current task, or NULL. */
-static __always_inline struct socket *fd_socket(int fd)
-{
-	struct task_struct *task = (void *)bpf_get_current_task();
-	struct file **fds, *file;
-	struct socket *sock;
-
-	if (fd < 0 || fd >= BPF_CORE_READ(task, files, fdt, max_fds))
-		return NULL;
-	fds = BPF_CORE_READ(task, files, fdt, fd);
-	if (bpf_probe_read_kernel(&file, sizeof(file), &fds[fd]) || !file)
-		return NULL;
-	sock = BPF_CORE_READ(file, private_data);
-	/* Only a socket's file is its socket's file. */
-	if (!sock || BPF_CORE_READ(sock, file) != file)
-		return NULL;
-	return sock;
-}
-
 /* What the socket says: protocol, type, options, the port it has. */
 static __always_inline void read_socket(struct bindsnoop_event *e,
 					struct socket *sock)
@@ -88,7 +68,7 @@ static __always_inline void read_socket(struct bindsnoop_event *e,
 	e->bound_dev_if = BPF_CORE_READ(sk, __sk_common.skc_bound_dev_if);
 	e->proto = BPF_CORE_READ(sk, sk_protocol);
 	e->type = BPF_CORE_READ(sk, sk_type);
-	if (e->family == AF_INET || e->family == AF_INET6)
+	if (e->family == BPFKIT_AF_INET || e->family == BPFKIT_AF_INET6)
 		e->bound_port = bpf_ntohs(
 			BPF_CORE_READ((struct inet_sock *)sk, inet_sport));
 }
@@ -116,13 +96,13 @@ int bind_exit(struct trace_event_raw_sys_exit *ctx)
 	bpf_get_current_comm(e.comm, sizeof(e.comm));
 	/* sockaddr_in and sockaddr_in6 alike: family, then port. */
 	e.family = *(__u16 *)&a->addr[0];
-	if (e.family == AF_INET || e.family == AF_INET6)
+	if (e.family == BPFKIT_AF_INET || e.family == BPFKIT_AF_INET6)
 		e.port = bpf_ntohs(*(__u16 *)&a->addr[2]);
-	if (e.family == AF_INET)
+	if (e.family == BPFKIT_AF_INET)
 		__builtin_memcpy(e.addr, &a->addr[4], 4);
-	else if (e.family == AF_INET6)
+	else if (e.family == BPFKIT_AF_INET6)
 		__builtin_memcpy(e.addr, &a->addr[8], 16);
-	sock = fd_socket(a->fd);
+	sock = bpfkit_fd_socket(a->fd);
 	if (sock)
 		read_socket(&e, sock);
 	bpfkit_emit(ctx, &e.rec, sizeof(e));

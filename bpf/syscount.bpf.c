@@ -34,9 +34,14 @@ struct {
 	__type(value, __u64);
 } syscount_start SEC(".maps");
 
+/*
+ * Counts per key and CPU, allocated as keys come: preallocated, its
+ * SYSCOUNT_MAX_KEYS per-CPU slots took most of the start-up's CPU time.
+ */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
 	__uint(max_entries, SYSCOUNT_MAX_KEYS);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__type(key, __u32);
 	__type(value, struct syscount_val);
 } syscount_counts SEC(".maps");

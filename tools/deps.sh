@@ -16,8 +16,12 @@
 #            man-db (install.bats checks the man pages as lintian does),
 #            systemtap-sdt-dev (<sys/sdt.h> for the USDT test helpers),
 #            python3 (bashreadline.bats drives bash through its pty module;
-#            pyimport.bats traces its USDT probes), libxml2-utils
-#            (profile.bats checks the flame graph with xmllint)
+#            pyimport.bats traces its USDT probes),
+#            prometheus, prometheus-node-exporter, curl (metrics.bats: promtool,
+#            a real Prometheus server and node_exporter's textfile collector),
+#            iproute2 and nftables (the TCP tools' tests: network namespaces,
+#            veth pairs, netem delays and drop rules inside them),
+#            libxml2-utils (profile.bats checks the flame graph with xmllint)
 #   clang19  clang-19 and its sanitizer/libFuzzer runtime (CLANG=clang-19)
 #   vm       QEMU and what tools/vm-run packs into the guest's initramfs
 #   bench    the peers make bench measures against, and gnuplot
@@ -41,7 +45,7 @@ pkgs=
 for group in "$@"; do
 	case $group in
 	build) pkgs="$pkgs make gcc binutils libc6-dev clang llvm bpftool libbpf-dev libelf-dev libdw-dev zlib1g-dev libzstd-dev pkg-config linux-libc-dev" ;;
-	test) pkgs="$pkgs libcmocka-dev bats jq util-linux procps libclang-rt-dev valgrind clang-format cpio man-db systemtap-sdt-dev python3 libxml2-utils" ;;
+	test) pkgs="$pkgs libcmocka-dev bats jq util-linux procps libclang-rt-dev valgrind gdb clang-format cpio man-db systemtap-sdt-dev python3 prometheus prometheus-node-exporter curl iproute2 nftables libxml2-utils" ;;
 	clang19) pkgs="$pkgs clang-19 libclang-rt-19-dev" ;;
 	vm) pkgs="$pkgs qemu-system-x86 busybox-static kmod cpio xz-utils" ;;
 	bench) pkgs="$pkgs libbpf-tools bpftrace gnuplot-nox" ;;

@@ -113,6 +113,25 @@ static int by_disk_op(const void *a, const void *b)
 	return x->op < y->op ? -1 : x->op > y->op;
 }
 
+static void metric_key(const void *key, const struct bpfkit_hist *h,
+		       const char **labels, char *buf, size_t size)
+{
+	const struct biolatency_key *k = key;
+	int n = 0;
+
+	if (env.per_disk) {
+		bpfkit_disk_name(k->dev, buf, size / 2);
+		labels[n++] = "disk";
+		labels[n++] = buf;
+	}
+	if (env.per_op) {
+		bpfkit_rq_op_name(k->op, buf + size / 2, size / 2);
+		labels[n++] = "flags";
+		labels[n++] = buf + size / 2;
+	}
+	labels[n] = NULL;
+}
+
 int main(int argc, char **argv)
 {
 	struct bpfkit_hist_keys keys = { .key_size = sizeof(
@@ -151,7 +170,10 @@ int main(int argc, char **argv)
 		keys.print_key = print_key;
 		keys.json_key = json_key;
 		keys.compare = by_disk_op;
+		keys.metric_key = metric_key;
 	}
+	keys.metric = "bpfkit_biolatency_request_seconds";
+	keys.metric_help = "Block I/O request latency";
 	err = bpfkit_hist_open(&hists, bpf_map__fd(skel->maps.biolatency_hists),
 			       &keys, &skel->bss->bpfkit_hist_missed);
 	if (err)

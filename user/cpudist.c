@@ -94,6 +94,11 @@ int main(int argc, char **argv)
 		goto cleanup;
 
 	bpfkit_hist_task_keys(&keys, env.key_by);
+	keys.metric = env.off_cpu ? "bpfkit_cpudist_off_cpu_seconds" :
+				    "bpfkit_cpudist_on_cpu_seconds";
+	keys.metric_help = env.off_cpu ?
+				   "Time tasks spent off a CPU each time" :
+				   "Time tasks ran on a CPU each time";
 	err = bpfkit_hist_open(&hists, bpf_map__fd(skel->maps.cpudist_hists),
 			       &keys, &skel->bss->bpfkit_hist_missed);
 	if (err)

@@ -93,6 +93,27 @@ static void json_key(struct bpfkit_json *j, const void *key,
 		bpfkit_json_uint(j, "cpu", k->cpu);
 }
 
+static void metric_key(const void *key, const struct bpfkit_hist *h,
+		       const char **labels, char *buf, size_t size)
+{
+	const struct hardirqs_key *k = key;
+	size_t half = size / 3;
+
+	snprintf(buf, half, "%.*s", (int)sizeof(k->name), k->name);
+	snprintf(buf + half, half, "%d", k->irq);
+	labels[0] = "hardirq";
+	labels[1] = buf;
+	labels[2] = "irq";
+	labels[3] = buf + half;
+	labels[4] = NULL;
+	if (env.per_cpu) {
+		snprintf(buf + 2 * half, half, "%u", k->cpu);
+		labels[4] = "cpu";
+		labels[5] = buf + 2 * half;
+		labels[6] = NULL;
+	}
+}
+
 static int by_irq_cpu(const void *a, const void *b)
 {
 	const struct hardirqs_key *x = a, *y = b;
@@ -112,6 +133,9 @@ int main(int argc, char **argv)
 		.key_size = sizeof(struct hardirqs_key),
 		.json_key = json_key,
 		.compare = by_irq_cpu,
+		.metric = "bpfkit_hardirqs_time_seconds",
+		.metric_help = "Time in each hard interrupt's handler",
+		.metric_key = metric_key,
 	};
 	struct bpfkit_hist_reader *hists = NULL;
 	struct hardirqs_bpf *skel = NULL;

@@ -14,6 +14,7 @@
 #include "cli.h"
 #include "diag.h"
 #include "kernel.h"
+#include "metrics.h"
 #include "names.h"
 #include "output.h"
 #include "run.h"
@@ -125,7 +126,7 @@ static const struct bpfkit_tool tool = {
 	       "  hello-map --all-syscalls -u 1000   # user 1000's syscalls\n"
 	       "  hello-map --by-syscall -c nginx    # nginx's syscalls, by name\n"
 	       "  hello-map --syscalls openat,write -j\n",
-	.options = BPFKIT_OPT_FILTERS | BPFKIT_OPT_JSON,
+	.options = BPFKIT_OPT_FILTERS | BPFKIT_OPT_JSON | BPFKIT_OPT_METRICS,
 	.own_options = options,
 	.own_parser = parse_arg,
 };
@@ -187,6 +188,28 @@ static int print_counts(void *ctx)
 		printf("%s%s: %llu\n", env.by_syscall ? "" : "ID ",
 		       label(e[i].key, buf, sizeof(buf)), e[i].count);
 	return 0;
+}
+
+/* Every count, for a scrape: per uid, or per syscall. */
+static int fill_metrics(struct bpfkit_metrics *m, void *ctx)
+{
+	static struct entry e[HELLO_MAP_KEYS];
+	int i, n = read_counts(e, HELLO_MAP_KEYS), err;
+	char buf[32];
+
+	err = bpfkit_metrics_family(m, "bpfkit_hello_map_syscalls_total",
+				    BPFKIT_COUNTER,
+				    env.by_syscall ?
+					    "Syscalls entered, by syscall" :
+					    "Syscalls entered, by uid");
+	for (i = 0; i < n && !err; i++)
+		err = bpfkit_metrics_add(
+			m,
+			(const char *[]){ env.by_syscall ? "syscall" : "uid",
+					  label(e[i].key, buf, sizeof(buf)),
+					  NULL },
+			e[i].count);
+	return err;
 }
 
 /* Turn off the programs this run does not use. */
@@ -274,7 +297,9 @@ int main(int argc, char **argv)
 	if (err)
 		goto cleanup;
 
-	/* Print the counts every interval until a signal or --duration. */
+	/* Print (or serve) the counts until a signal or --duration. */
+	bpfkit_metrics_object(skel->obj);
+	bpfkit_metrics_source(fill_metrics, NULL);
 	err = bpfkit_run(NULL, &tick);
 	print_counts(NULL);
 

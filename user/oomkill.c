@@ -36,7 +36,8 @@ static const struct bpfkit_tool tool = {
 	       "  oomkill -T                 # with wall-clock time\n"
 	       "  oomkill -j                 # as JSON Lines\n"
 	       "  oomkill --cgroup /sys/fs/cgroup/app   # kills that app's tasks triggered\n",
-	.options = BPFKIT_OPT_FILTERS | BPFKIT_OPT_JSON | BPFKIT_OPT_TIME,
+	.options = BPFKIT_OPT_FILTERS | BPFKIT_OPT_JSON | BPFKIT_OPT_TIME |
+		   BPFKIT_OPT_METRICS,
 };
 
 static void print_json(const struct oomkill_event *e)

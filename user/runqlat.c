@@ -98,6 +98,8 @@ int main(int argc, char **argv)
 		goto cleanup;
 
 	bpfkit_hist_task_keys(&keys, env.key_by);
+	keys.metric = "bpfkit_runqlat_run_queue_latency_seconds";
+	keys.metric_help = "Time tasks waited on a run queue";
 	err = bpfkit_hist_open(&hists, bpf_map__fd(skel->maps.runqlat_hists),
 			       &keys, &skel->bss->bpfkit_hist_missed);
 	if (err)

@@ -105,6 +105,22 @@ static void json_key(struct bpfkit_json *j, const void *key,
 		bpfkit_json_uint(j, "cpu", k->cpu);
 }
 
+static void metric_key(const void *key, const struct bpfkit_hist *h,
+		       const char **labels, char *buf, size_t size)
+{
+	const struct softirqs_key *k = key;
+
+	labels[0] = "softirq";
+	labels[1] = vec_name(k->vec, buf, size / 2);
+	labels[2] = NULL;
+	if (env.per_cpu) {
+		snprintf(buf + size / 2, size / 2, "%u", k->cpu);
+		labels[2] = "cpu";
+		labels[3] = buf + size / 2;
+		labels[4] = NULL;
+	}
+}
+
 static int by_vec_cpu(const void *a, const void *b)
 {
 	const struct softirqs_key *x = a, *y = b;
@@ -120,6 +136,9 @@ int main(int argc, char **argv)
 		.key_size = sizeof(struct softirqs_key),
 		.json_key = json_key,
 		.compare = by_vec_cpu,
+		.metric = "bpfkit_softirqs_time_seconds",
+		.metric_help = "Time in each softirq's handler",
+		.metric_key = metric_key,
 	};
 	struct bpfkit_hist_reader *hists = NULL;
 	struct softirqs_bpf *skel = NULL;

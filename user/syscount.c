@@ -14,6 +14,7 @@
 #include "channel.h"
 #include "cli.h"
 #include "diag.h"
+#include "metrics.h"
 #include "names.h"
 #include "output.h"
 #include "run.h"
@@ -139,7 +140,7 @@ static const struct bpfkit_tool tool = {
 	       "  syscount -P -i 1 -T 5      # top 5 processes every second\n"
 	       "  syscount -x -e ENOENT      # syscalls failing with ENOENT\n"
 	       "  syscount -s getppid -P -j  # who calls getppid, as JSON\n",
-	.options = BPFKIT_OPT_FILTERS | BPFKIT_OPT_JSON,
+	.options = BPFKIT_OPT_FILTERS | BPFKIT_OPT_JSON | BPFKIT_OPT_METRICS,
 	.own_options = options,
 	.own_parser = parse_arg,
 };
@@ -162,12 +163,18 @@ struct report {
 	struct timespec last;
 };
 
-/* Sum one key's per-CPU slots into ROW and remove the key. */
+/*
+ * Sum one key's per-CPU slots into ROW and remove the key; with metrics,
+ * keep it: counters never go back.
+ */
 static int take(struct report *r, __u32 key, struct row *row)
 {
 	int i;
 
-	if (bpf_map_lookup_and_delete_elem(r->map_fd, &key, r->percpu)) {
+	if (bpfkit_metrics_enabled()) {
+		if (bpf_map_lookup_elem(r->map_fd, &key, r->percpu))
+			return -errno;
+	} else if (bpf_map_lookup_and_delete_elem(r->map_fd, &key, r->percpu)) {
 		/* Kernels before 5.14 cannot do both in one step. */
 		if (bpf_map_lookup_elem(r->map_fd, &key, r->percpu))
 			return -errno;
@@ -281,10 +288,9 @@ static void print_table(struct report *r, int n)
 	}
 }
 
-/* Take every row out of the map, sort, print the top ones. */
-static int report(void *ctx)
+/* Take every row out of the map, most frequent first; their number. */
+static int take_rows(struct report *r)
 {
-	struct report *r = ctx;
 	__u32 *prev = NULL, key;
 	int n = 0, nkeys = 0, i;
 
@@ -297,6 +303,63 @@ static int report(void *ctx)
 		if (!take(r, r->keys[i], &r->rows[n]) && r->rows[n].v.count)
 			n++;
 	qsort(r->rows, n, sizeof(*r->rows), by_count);
+	return n;
+}
+
+/*
+ * A scrape: calls (and with -L seconds) per syscall, or per process with
+ * -P, labelled by pid and comm as --metrics-labels asks.
+ */
+static int fill_metrics(struct bpfkit_metrics *m, void *ctx)
+{
+	struct report *r = ctx;
+	int n = take_rows(r), i, pass, err = 0;
+	const char *labels[5];
+	char pid[16];
+
+	for (pass = 0; pass < (env.latency ? 2 : 1) && !err; pass++) {
+		err = bpfkit_metrics_family(
+			m,
+			pass ? "bpfkit_syscount_syscall_seconds_total" :
+			       "bpfkit_syscount_syscalls_total",
+			BPFKIT_COUNTER,
+			pass ? "Time spent in syscalls (-L)" :
+			       "Syscalls that returned");
+		for (i = 0; i < n && !err; i++) {
+			const struct row *w = &r->rows[i];
+			int k = 0;
+
+			if (!env.per_process) {
+				labels[k++] = "syscall";
+				labels[k++] = bpfkit_syscall_name(w->key) ?:
+						      "unknown";
+			}
+			if (env.per_process &&
+			    bpfkit_metrics_label(BPFKIT_LABEL_PID)) {
+				snprintf(pid, sizeof(pid), "%u", w->key);
+				labels[k++] = "pid";
+				labels[k++] = pid;
+			}
+			if (env.per_process &&
+			    bpfkit_metrics_label(BPFKIT_LABEL_COMM)) {
+				labels[k++] = "comm";
+				labels[k++] = w->v.comm;
+			}
+			labels[k] = NULL;
+			err = bpfkit_metrics_add(m, labels,
+						 pass ? w->v.total_ns / 1e9 :
+							w->v.count);
+		}
+	}
+	return err;
+}
+
+/* Take every row out of the map, sort, print the top ones. */
+static int report(void *ctx)
+{
+	struct report *r = ctx;
+	int n = take_rows(r);
+
 	if (env.top && (unsigned long)n > env.top)
 		n = env.top;
 	r->intervals++;
@@ -357,6 +420,9 @@ int main(int argc, char **argv)
 	skel->rodata->only_nr = env.only_nr;
 	set_kinds(skel->rodata->syscount_kind);
 	bpf_program__set_autoload(skel->progs.sys_enter, env.latency);
+	/* Without -L no start time is kept: do not allocate 65536 slots. */
+	if (!env.latency)
+		bpf_map__set_max_entries(skel->maps.syscount_start, 1);
 
 	/* Write the common filters to .rodata; load and verify. */
 	err = bpfkit_load(skel->skeleton, &skel->rodata->bpfkit_filter, NULL);
@@ -383,6 +449,7 @@ int main(int argc, char **argv)
 	/* Count until a signal or --duration, reporting every interval. */
 	clock_gettime(CLOCK_MONOTONIC, &r.last);
 	tick.interval_ms = env.interval * 1000;
+	bpfkit_metrics_source(fill_metrics, &r);
 	err = bpfkit_run(NULL, env.interval ? &tick : NULL);
 
 	/* Report what was counted since the last interval. */

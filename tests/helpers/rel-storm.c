@@ -9,7 +9,8 @@
  *	exit	vfork a child that exits at once
  *	signal	send ourselves an ignored SIGUSR1
  *	syscall	call getppid(2)
- *	resolve	look up localhost with getaddrinfo(3)
+ *	resolve	getaddrinfo(3) of 127.0.0.1, numeric: no resolver file or
+ *		name server is asked (a minimal root has no /etc/hosts)
  *	readline	call this program's own readline(), a stand-in for bash's
  *		(bashreadline --shell THIS_PROGRAM traces it)
  *	import	pass USDT probes named as CPython's import probes
@@ -18,6 +19,10 @@
  *	stat	stat(2) /dev/null
  *	bind	bind a UDP socket to 127.0.0.1, port 0, and close it
  *	mount	a mount(2) that fails (ENOENT: no target), changing nothing
+ *	connect	a TCP connect to a port of 127.0.0.1 that this process holds
+ *		bound but not listening: refused at once
+ *	accept	a TCP connect to a listener on 127.0.0.1 that this process
+ *		holds, an accept(2) and both closed
  *	mix	one of each (exec only when PROG is given)
  *
  * Run as "COMM exit" (argv[1] == "exit") it exits at once: the exec target.
@@ -89,9 +94,10 @@ static void do_syscall(void)
 
 static void do_resolve(void)
 {
+	const struct addrinfo hints = { .ai_flags = AI_NUMERICHOST };
 	struct addrinfo *res;
 
-	if (!getaddrinfo("localhost", NULL, NULL, &res))
+	if (!getaddrinfo("127.0.0.1", NULL, &hints, &res))
 		freeaddrinfo(res);
 }
 
@@ -152,6 +158,63 @@ static void do_bind(void)
 	close(fd);
 }
 
+/* The port do_connect() is refused on: bound, never listening. */
+static struct sockaddr_in refusing = { .sin_family = AF_INET };
+
+/* The listener do_accept() connects to. */
+static struct sockaddr_in listening = { .sin_family = AF_INET };
+static int listen_fd = -1;
+
+static void do_accept(void)
+{
+	int fd = socket(AF_INET, SOCK_STREAM, 0), cfd;
+
+	if (fd < 0)
+		return;
+	if (!connect(fd, (struct sockaddr *)&listening, sizeof(listening))) {
+		cfd = accept(listen_fd, NULL, NULL);
+		if (cfd >= 0)
+			close(cfd);
+	}
+	close(fd);
+}
+
+static void hold_refusing_port(void)
+{
+	socklen_t len = sizeof(refusing);
+	int fd = socket(AF_INET, SOCK_STREAM, 0);
+
+	refusing.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	if (fd < 0 || bind(fd, (struct sockaddr *)&refusing, len) ||
+	    getsockname(fd, (struct sockaddr *)&refusing, &len))
+		perror("rel-storm: bind");
+}
+
+/* Hold the TCP modes' ports: do_accept()'s listener, do_connect()'s refusal. */
+static void hold_ports(void)
+{
+	socklen_t len = sizeof(listening);
+
+	listening.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	listen_fd = socket(AF_INET, SOCK_STREAM, 0);
+	if (listen_fd < 0 ||
+	    bind(listen_fd, (struct sockaddr *)&listening, len) ||
+	    listen(listen_fd, 128) ||
+	    getsockname(listen_fd, (struct sockaddr *)&listening, &len))
+		perror("rel-storm: listen");
+	hold_refusing_port();
+}
+
+static void do_connect(void)
+{
+	int fd = socket(AF_INET, SOCK_STREAM, 0);
+
+	if (fd < 0)
+		return;
+	connect(fd, (struct sockaddr *)&refusing, sizeof(refusing));
+	close(fd);
+}
+
 static void do_mount(void)
 {
 	mount("none", "", "tmpfs", 0, NULL);
@@ -171,6 +234,8 @@ static void do_mix(void)
 	do_stat();
 	do_bind();
 	do_mount();
+	do_connect();
+	do_accept();
 }
 
 static const struct {
@@ -183,7 +248,8 @@ static const struct {
 	{ "resolve", do_resolve }, { "readline", do_readline },
 	{ "import", do_import },   { "io", do_io },
 	{ "stat", do_stat },	   { "bind", do_bind },
-	{ "mount", do_mount },
+	{ "mount", do_mount },	   { "connect", do_connect },
+	{ "accept", do_accept },
 };
 
 static void *worker(void *unused)
@@ -226,12 +292,13 @@ int main(int argc, char **argv)
 	prog = argc > 3 ? argv[3] : NULL;
 	if (!fn || ((fn == do_exec || fn == do_io) && !prog)) {
 		fprintf(stderr,
-			"usage: rel-storm exec|open|exit|signal|syscall|mix|resolve|readline|import|io|stat|bind|mount COMM [PROG] <COUNTS\n");
+			"usage: rel-storm exec|open|exit|signal|syscall|mix|resolve|readline|import|io|stat|bind|mount|connect|accept COMM [PROG] <COUNTS\n");
 		return 2;
 	}
 
 	/* Take the command name and say who we are. */
 	signal(SIGUSR1, SIG_IGN);
+	hold_ports();
 	if (prctl(PR_SET_NAME, argv[2])) {
 		perror("rel-storm: prctl");
 		return 1;

@@ -10,7 +10,8 @@ load helpers
 
 # Every tool with --cgroup, each tested below.
 TOOLS="hello hello-buffer hello-tail hello-map execsnoop exitsnoop opensnoop sigsnoop syscount
-statsnoop bindsnoop mountsnoop gethostlatency bashreadline pyimport cpudist"
+statsnoop bindsnoop mountsnoop gethostlatency bashreadline pyimport cpudist
+tcpconnect tcplife tcpstates tcpaccept tcpconnlat"
 # ...or in its own file (a test named "TOOL: --cgroup ...").
 OWN_FILE="runqlat oomkill profile offcputime"
 
@@ -122,6 +123,26 @@ check_storm() {
 
 @test "cgroup: bindsnoop traces a child cgroup's bind(2), no sibling's" {
 	check_storm bindsnoop bind
+}
+
+@test "cgroup: tcpconnect traces a child cgroup's connects, no sibling's" {
+	check_storm tcpconnect connect
+}
+
+@test "cgroup: tcplife traces a child cgroup's sessions, no sibling's" {
+	check_storm tcplife connect
+}
+
+@test "cgroup: tcpstates traces a child cgroup's sockets, no sibling's" {
+	check_storm tcpstates connect
+}
+
+@test "cgroup: tcpaccept traces a child cgroup's accepts, no sibling's" {
+	check_storm tcpaccept accept
+}
+
+@test "cgroup: tcpconnlat traces a child cgroup's connects, no sibling's" {
+	check_storm tcpconnlat accept
 }
 
 @test "cgroup: mountsnoop traces a child cgroup's mount(2), no sibling's" {

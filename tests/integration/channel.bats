@@ -222,19 +222,31 @@ stop_as() {
 # the tool must exit 0 with a summary in which every record the storm
 # produced is delivered or lost, while the storm goes on.
 stop_in_storm() {
-	local limit how=$1
+	local limit how=$1 try verdict=late
 	storm_everywhere
 	stop_as "$how" idle "${@:2}"
 	limit=$((TOOK + 500 * TIME_SCALE))
-	stop_as "$how" slow "${@:2}"
+	# The limit is the tool's, not the scheduler's: a loaded machine can
+	# stall one stop past it, so up to three tries; a reader whose passes
+	# are unbounded misses every one. Every try must exit 0 with a summary
+	# that adds up.
+	for try in 1 2 3; do
+		stop_as "$how" slow "${@:2}"
+		echo "# try $try: exit $TOOL_STATUS after $TOOK ms (at most $limit)" >&3
+		tail -1 "$OUT" | sed 's/^/# /' >&3
+		if [ "$TOOL_STATUS" != 0 ] || ! jq -es '.[-1] | .type == "summary" and
+			.lost > 0 and .events + .lost == .produced' "$OUT" >/dev/null; then
+			verdict=wrong
+			break
+		fi
+		if ((TOOK <= limit)); then
+			verdict=in-time
+			break
+		fi
+	done
 	kill "${STORMS[@]}"
 	wait "${STORMS[@]}" || true
-	echo "# exit $TOOL_STATUS after $TOOK ms (at most $limit)" >&3
-	[ "$TOOL_STATUS" = 0 ]
-	((TOOK <= limit))
-	tail -1 "$OUT" | sed 's/^/# /' >&3
-	jq -es '.[-1] | .type == "summary" and .lost > 0 and
-		.events + .lost == .produced' "$OUT"
+	[ "$verdict" = in-time ]
 }
 
 # head_in_storm ARG...: as stop_in_storm, with stdout a pipe to head -1,
@@ -242,24 +254,34 @@ stop_in_storm() {
 # within 0.5 s (times TIME_SCALE) more than an idle one takes to stop on
 # SIGINT, and exit 0 quietly (loss reports aside).
 head_in_storm() {
-	local d=$BATS_TEST_TMPDIR limit
+	local d=$BATS_TEST_TMPDIR limit try verdict=late
 	storm_everywhere
 	stop_as INT idle "$@"
 	limit=$((TOOK + 500 * TIME_SCALE))
-	mkfifo "$d/pipe"
-	head -1 <"$d/pipe" >"$d/line" &
-	"$PROGS/storm" "${SLOW_READER[@]}" "$@" >"$d/pipe" 2>"$d/err" &
-	TOOL_PID=$!
-	wait_for "$d/line" '"type":"lost"' 20
-	START_US=$(now_us)
-	wait_timed "$TOOL_PID"
+	# Up to three tries, as in stop_in_storm.
+	for try in 1 2 3; do
+		rm -f "$d/pipe"
+		mkfifo "$d/pipe"
+		head -1 <"$d/pipe" >"$d/line" &
+		"$PROGS/storm" "${SLOW_READER[@]}" "$@" >"$d/pipe" 2>"$d/err" &
+		TOOL_PID=$!
+		wait_for "$d/line" '"type":"lost"' 20
+		START_US=$(now_us)
+		wait_timed "$TOOL_PID"
+		echo "# try $try: exit $TOOL_STATUS after $TOOK ms (at most $limit)" >&3
+		if [ "$TOOL_STATUS" != 0 ] || grep -Ev \
+			'^storm: (tracing; hit Ctrl-C to end|lost [0-9]+ events)' "$d/err"; then
+			verdict=wrong
+			break
+		fi
+		if ((TOOK <= limit)); then
+			verdict=in-time
+			break
+		fi
+	done
 	kill "${STORMS[@]}"
 	wait "${STORMS[@]}" || true
-	echo "# exit $TOOL_STATUS after $TOOK ms (at most $limit)" >&3
-	[ "$TOOL_STATUS" = 0 ]
-	((TOOK <= limit))
-	refute grep -Ev '^storm: (tracing; hit Ctrl-C to end|lost [0-9]+ events)' \
-		"$d/err"
+	[ "$verdict" = in-time ]
 }
 
 @test "channel: perf buffer: SIGINT ends the tool in an endless storm, every record counted" {

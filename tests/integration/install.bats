@@ -99,7 +99,10 @@ complete_words() {
 @test "install: bash completion offers each tool's own options" {
 	local t
 	[ "$(complete_words bpfkit-execsnoop --ri)" = --ringbuf ]
-	[ "$(complete_words bpfkit-execsnoop --max)" = --max-args ]
+	[ "$(complete_words bpfkit-execsnoop --max-a)" = --max-args ]
+	# The common options too (--max-series, from the cli room).
+	[ "$(complete_words bpfkit-execsnoop --max)" = "$(printf '%s\n' --max-args --max-series)" ]
+	[ "$(complete_words bpfkit-syscount --metrics-)" = --metrics-labels ]
 	[ "$(complete_words bpfkit-hello-buffer --att)" = --attach ]
 	[ -z "$(complete_words bpfkit-syscount --att)" ]
 	complete_words bpfkit-execsnoop -u ro | grep -qx root

@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # Privileges, for every tool in $BIN: without CAP_BPF and CAP_PERFMON each
 # says so in one line and exits 1 (BPFKIT_EXIT_FAIL); libbpf's own log
-# shows only with -v.
+# shows only with -v. As a user holding only CAP_BPF, CAP_PERFMON and
+# CAP_DAC_READ_SEARCH (tracefs is 0700) the tracepoint tools trace, and
+# without one of the three say which in one line.
 
 load helpers
 load ../reliability/common
@@ -58,4 +60,55 @@ check_refusal() {
 	done >"$BATS_TEST_TMPDIR/report"
 	sed 's/^/# /' "$BATS_TEST_TMPDIR/report" >&3
 	[ ! -s "$BATS_TEST_TMPDIR/report" ]
+}
+
+# as_user CAPS CMD...: run CMD as nobody holding exactly CAPS (ambient, so
+# they survive the execs).
+as_user() {
+	local caps=$1
+	shift
+	setpriv --reuid=65534 --regid=65534 --clear-groups \
+		--inh-caps="-all,+${caps//,/,+}" --ambient-caps="+${caps//,/,+}" \
+		--bounding-set="-all,+${caps//,/,+}" "$@"
+}
+
+# The tools that need more (CAP_SYS_ADMIN here): user probes (bashreadline,
+# gethostlatency, pyimport: perf_event_open of a uprobe is refused) and
+# oomkill (its load is refused; cause not found).
+LEAST_PRIVILEGE_EXCEPTIONS=" bashreadline gethostlatency pyimport oomkill "
+
+@test "reliability: privileges: as nobody with only CAP_BPF, CAP_PERFMON and CAP_DAC_READ_SEARCH, the tracepoint tools trace" {
+	local t status n=0
+	for t in $(tools); do
+		[[ $LEAST_PRIVILEGE_EXCEPTIONS == *" $t "* ]] && continue
+		status=0
+		(cd / && as_user bpf,perfmon,dac_read_search timeout 30 "$BIN/$t" -d 1) \
+			>/dev/null 2>"$BATS_TEST_TMPDIR/err" || status=$?
+		n=$((n + 1))
+		if [ "$status" != 0 ] || ! grep -q "^$t: tracing" "$BATS_TEST_TMPDIR/err"; then
+			echo "$t: exit $status"
+			sed 's/^/    /' "$BATS_TEST_TMPDIR/err" | head -3
+		fi
+	done >"$BATS_TEST_TMPDIR/report"
+	sed 's/^/# /' "$BATS_TEST_TMPDIR/report" >&3
+	[ ! -s "$BATS_TEST_TMPDIR/report" ]
+	echo "# $n tools" >&3
+}
+
+@test "reliability: privileges: without one of the three, one line names it" {
+	local caps missing
+	for caps in bpf,perfmon perfmon,dac_read_search bpf,dac_read_search; do
+		case $caps in
+		bpf,perfmon) missing=CAP_DAC_READ_SEARCH ;;
+		perfmon,*) missing=CAP_BPF ;;
+		*) missing=CAP_PERFMON ;;
+		esac
+		run as_user "$caps" "$BIN/syscount" -d 1
+		[ "$status" = 1 ]
+		[ "${#lines[@]}" = 1 ]
+		echo "$output" | grep -q "^syscount: .*$missing" || {
+			echo "# with $caps: $output" >&3
+			return 1
+		}
+	done
 }

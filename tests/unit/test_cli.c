@@ -147,6 +147,39 @@ static void test_common_options(void **state)
 	assert_int_equal(bpfkit_opts.channel.latency_ms, 50);
 }
 
+/* The metrics options: into the metrics room, histograms made cumulative. */
+static void test_metrics_options(void **state)
+{
+	static const struct bpfkit_tool tool = {
+		.name = "test-cli",
+		.doc = "test",
+		.options = BPFKIT_OPT_HIST,
+	};
+	/* clang-format off */
+	char *argv[] = {
+		"test-cli",
+		"--metrics", ":9435",
+		"--textfile", "/tmp",
+		"--print",
+		"--metrics-labels", "comm,pid",
+		"--max-series", "7",
+		NULL,
+	};
+	/* clang-format on */
+
+	bpfkit_parse(&tool, sizeof(argv) / sizeof(argv[0]) - 1, argv);
+	assert_string_equal(bpfkit_opts.metrics.listen, ":9435");
+	assert_string_equal(bpfkit_opts.metrics.textfile_dir, "/tmp");
+	assert_string_equal(bpfkit_opts.metrics.tool, "test-cli");
+	assert_int_equal(bpfkit_opts.metrics.max_series, 7);
+	assert_true(bpfkit_metrics_enabled());
+	assert_false(bpfkit_metrics_quiet());
+	assert_true(bpfkit_metrics_label(BPFKIT_LABEL_PID));
+	assert_true(bpfkit_metrics_label(BPFKIT_LABEL_COMM));
+	/* Counters never go back: the histograms are never reset. */
+	assert_true(bpfkit_opts.hist.cumulative);
+}
+
 /* The channel options, as the BPF side's bpfkit_channel_cfg gets them. */
 static void test_channel_cfg(void **state)
 {
@@ -202,6 +235,7 @@ int main(void)
 		cmocka_unit_test(test_binary_option),
 		cmocka_unit_test(test_defaults),
 		cmocka_unit_test(test_common_options),
+		cmocka_unit_test(test_metrics_options),
 		cmocka_unit_test(test_channel_cfg),
 		cmocka_unit_test(test_filter_encoding),
 	};

@@ -48,13 +48,28 @@ def against($u; $s):
 		| .wall_speedup_vs_stock = ratio(.rate; $s.rate)
 	else . end;
 
+# A tool's spawn-to-attached against the floor ($f) and, for bpfkit:TOOL,
+# against libbpf-tools:TOOL, both from the repetition's samples ($rep).
+def startup_ratios($rep; $f):
+	if .test == "startup" and .attached_ms then
+		(.variant | split(":")[1]) as $t
+		| ($rep | map(select(.variant == "libbpf-tools:\($t)"))[0]) as $p
+		| .vs_floor = ratio(.attached_ms; $f.attached_ms)
+		| if .variant | startswith("bpfkit:") then
+			.vs_peer = ratio(.attached_ms; $p.attached_ms)
+			| .cpu_vs_peer = ratio(.attached_cpu_ms; $p.attached_cpu_ms)
+		else . end
+	else . end;
+
 # Each sample next to the baseline runs of its own repetition.
 def with_ratios:
 	map(own)
 	| group_by([.test, .rep])
-	| map(map(select(.variant == "untraced"))[0] as $u
+	| map(. as $rep
+		| map(select(.variant == "untraced"))[0] as $u
 		| map(select(.variant == "stock"))[0] as $s
-		| map(against($u; $s)))
+		| map(select(.variant == "floor"))[0] as $f
+		| map(against($u; $s) | startup_ratios($rep; $f)))
 	| flatten;
 
 # {test: {variant: {key: stats, reps: n}}}
@@ -77,6 +92,11 @@ def summarize:
 | ($all | summarize) as $results
 | [$all[] | select(.test == "delivery" and .variant == "perf")] as $perf
 | [$results.latency // {} | (.perf, .ring) | select(.)] as $lone
+| [$results.startup // {} | to_entries[]
+	| select(.key | startswith("bpfkit:"))
+	| {tool: (.key | split(":")[1]), vs_peer: .value.vs_peer.median,
+	   vs_floor: .value.vs_floor.median,
+	   cpu_vs_peer: .value.cpu_vs_peer.median}] as $starts
 | {
 	machine: {kernel: $kernel, cpus: $cpus, date: $date,
 		  loadavg_start: $load_start, loadavg_end: $load_end,
@@ -89,6 +109,8 @@ def summarize:
 		 lone_execs: $lone_execs, lone_gap_ms: $lone_gap_ms,
 		 rows: ($rows | split(" ") | map(select(. != ""))),
 		 switch_storm_passes: ($switches * 2), io_storm_reads: $ios,
+		 scrape_series: $series, scrapes: $scrapes,
+		 conn_storm_sessions: $conns,
 		 bpftrace: $bpftrace, libbpf_tools: $libbpf_tools,
 		 bpftrace_execsnoop: $bt_exec, bpftrace_syscount: $bt_syscount},
 	results: $results,
@@ -108,7 +130,17 @@ def summarize:
 		lone_exec_median_ms_target: 2,
 		lone_exec_p99_ms_target: 5,
 		lone_exec_met: (($lone | length) == 2 and all($lone[];
-			.latency_ms.median <= 2 and .latency_ms.p99 <= 5))
+			.latency_ms.median <= 2 and .latency_ms.p99 <= 5)),
+		startup_vs_peer_target: 1,
+		startup_vs_floor_target: 1.5,
+		startup_slower_than_peer: [$starts[]
+			| select(.vs_peer != null and .vs_peer > 1) | .tool],
+		startup_cpu_above_peer: [$starts[]
+			| select(.cpu_vs_peer != null and .cpu_vs_peer > 1) | .tool],
+		startup_above_floor_target: [$starts[]
+			| select(.vs_floor != null and .vs_floor > 1.5) | .tool],
+		scrape_cpu_ms_target: 5,
+		scrape_met: (($results.scrape.bpfkit.cpu_ms.median // 1e9) <= 5)
 	},
 	sizes: $sizes,
 	skipped: $skipped,

@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * first-event [-r READY] [-i MS] [-t SECONDS] MARKER TOOL [ARG...]:
+ * first-event [-a] [-r READY] [-i MS] [-t SECONDS] MARKER TOOL [ARG...]:
  * start TOOL with its stdout and stderr on a pipe, and every MS
  * milliseconds (default 5) fork and exec MARKER, named after its basename,
  * until a line of TOOL's output holds that name. Prints
- * "ready_ms=R first_ms=F cpu_ms=C": milliseconds from spawning TOOL to its
- * first line holding READY (-1 when not given or not seen) and to the
- * marker's line, and the CPU time TOOL had used by then (user + system, all
- * its threads). Then stops TOOL with SIGINT. Exit 1 when TOOL dies or SECONDS
- * (default 20) pass first.
+ * "ready_ms=R ready_cpu_ms=RC first_ms=F cpu_ms=C": milliseconds from
+ * spawning TOOL to its first line holding READY (-1 when not given or not
+ * seen) and the CPU time TOOL had used by then (user + system, all its
+ * threads), then the same for the marker's line. With -a (attached only:
+ * READY is the end) no marker is run and F and C are -1. Then stops TOOL
+ * with SIGINT. Exit 1 when TOOL dies or SECONDS (default 20) pass first.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -94,6 +95,8 @@ int main(int argc, char **argv)
 {
 	const char *ready = NULL, *marker, *name;
 	double start, next, ready_ms = -1, first_ms = -1, cpu = -1;
+	double ready_cpu = -1;
+	bool ready_only = false;
 	long interval = 5, timeout = 20;
 	char buf[65536];
 	size_t len = 0;
@@ -101,8 +104,11 @@ int main(int argc, char **argv)
 	int opt, fd;
 	pid_t tool;
 
-	while ((opt = getopt(argc, argv, "+r:i:t:")) != -1) {
+	while ((opt = getopt(argc, argv, "+ar:i:t:")) != -1) {
 		switch (opt) {
+		case 'a':
+			ready_only = true;
+			break;
 		case 'r':
 			ready = optarg;
 			break;
@@ -116,8 +122,9 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (argc - optind < 2 || interval <= 0 || timeout <= 0) {
-		fprintf(stderr, "usage: first-event [-r READY] [-i MS] "
+	if (argc - optind < 2 || interval <= 0 || timeout <= 0 ||
+	    (ready_only && !ready)) {
+		fprintf(stderr, "usage: first-event [-a] [-r READY] [-i MS] "
 				"[-t SECONDS] MARKER TOOL [ARG...]\n");
 		return 2;
 	}
@@ -132,14 +139,14 @@ int main(int argc, char **argv)
 
 	/* Exec the marker every INTERVAL ms until its line shows up. */
 	next = start;
-	while (first_ms < 0 && !exited &&
+	while (first_ms < 0 && !(ready_only && ready_ms >= 0) && !exited &&
 	       bench_now_ms() - start < timeout * 1e3) {
 		struct pollfd pfd = { .fd = fd, .events = POLLIN };
 		double t = bench_now_ms();
 		char *nl, *line;
 		ssize_t n;
 
-		if (t >= next) {
+		if (t >= next && !ready_only) {
 			trigger(marker, name);
 			next = t + interval;
 		}
@@ -155,8 +162,10 @@ int main(int argc, char **argv)
 		/* Look at each complete line; keep the partial one. */
 		for (line = buf; (nl = strchr(line, '\n')); line = nl + 1) {
 			*nl = '\0';
-			if (ready && ready_ms < 0 && strstr(line, ready))
+			if (ready && ready_ms < 0 && strstr(line, ready)) {
 				ready_ms = t - start;
+				ready_cpu = cpu_ms(tool);
+			}
 			if (first_ms < 0 && strstr(line, name)) {
 				first_ms = t - start;
 				cpu = cpu_ms(tool);
@@ -172,12 +181,17 @@ int main(int argc, char **argv)
 	/* Wait for the last triggers. */
 	while (waitpid(-1, NULL, 0) > 0)
 		;
-	if (first_ms < 0) {
+	if (ready_only && ready_ms < 0) {
+		fprintf(stderr, "first-event: %s never showed %s\n",
+			argv[optind + 1], ready);
+		return 1;
+	}
+	if (!ready_only && first_ms < 0) {
 		fprintf(stderr, "first-event: %s never showed %s\n",
 			argv[optind + 1], name);
 		return 1;
 	}
-	printf("ready_ms=%.1f first_ms=%.1f cpu_ms=%.1f\n", ready_ms, first_ms,
-	       cpu);
+	printf("ready_ms=%.1f ready_cpu_ms=%.1f first_ms=%.1f cpu_ms=%.1f\n",
+	       ready_ms, ready_cpu, first_ms, cpu);
 	return 0;
 }

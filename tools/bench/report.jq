@@ -113,6 +113,48 @@ def yes($ok): if $ok then "met" else "**not met**" end;
 		| row
 	),
 	"",
+	"### Startup of every tool: spawn to the line saying it is attached",
+	"",
+	"Beside its libbpf-tools counterpart (– where that one cannot run here:",
+	"it needs a kprobe) and the floor: tests/progs/startfloor, one tracepoint",
+	"program without CO-RE, loaded with libbpf alone, attached in",
+	"\($r.startup.floor.attached_ms | med(1; 1)) ms with",
+	"\($r.startup.floor.attached_cpu_ms | med(1; 1)) ms of CPU. The phases are",
+	"the medians of what each tool's `-v` prints (a separate run): the",
+	"kernel's BTF parsed by libbpf, all programs' verification (the",
+	"verifier's own time, and the instructions it walked) and the rest.",
+	"",
+	"| tool | bpfkit, ms | libbpf-tools, ms | vs libbpf-tools | vs floor | CPU, ms | libbpf-tools CPU, ms | CPU vs libbpf-tools | kernel BTF, ms | verification, ms (insns) | open, ms | load, ms | attach, ms |",
+	"|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+	(
+		$r.startup // {} | keys[] | select(startswith("bpfkit:"))
+		| split(":")[1] as $t
+		| $r.startup["bpfkit:\($t)"] as $x
+		| $r.startup["libbpf-tools:\($t)"] as $y
+		| $r.startup["phases:\($t)"] as $ph
+		| [$t, ($x.attached_ms | span(1)), ($y.attached_ms | span(1)),
+		   ($x.vs_peer | times(2)), ($x.vs_floor | times(1)),
+		   ($x.attached_cpu_ms | span(1)), ($y.attached_cpu_ms | span(1)),
+		   ($x.cpu_vs_peer | times(2)),
+		   ($ph.phase_kernel_btf_ms | med(1; 1)),
+		   "\($ph.verify_ms | med(1; 1)) (\($ph.verified_insns | med(1; 0)))",
+		   ($ph.phase_open_ms | med(1; 1)), ($ph.phase_load_ms | med(1; 1)),
+		   ($ph.phase_channel_and_attach_ms | med(1; 1))]
+		| row
+	),
+	"",
+	"Targets: spawn to attached at most \(.targets.startup_vs_peer_target)x "
+	+ "the counterpart's: "
+	+ (.targets.startup_slower_than_peer
+		| if length == 0 then "met" else "**not met** by \(join(", "))" end)
+	+ "; CPU until attached at most the counterpart's: "
+	+ (.targets.startup_cpu_above_peer
+		| if length == 0 then "met" else "**not met** by \(join(", "))" end)
+	+ "; at most \(.targets.startup_vs_floor_target)x the floor: "
+	+ (.targets.startup_above_floor_target
+		| if length == 0 then "met" else "**not met** by \(join(", "))" end)
+	+ ".",
+	"",
 	"### Exec storm: fork+exec of /bin/true for \($p.exec_storm_seconds) s",
 	"",
 	"| tracer | CPU µs per exec | cost vs untraced | wall execs/s | execs reported | tracer CPU ms / 1000 execs | peak RSS |",
@@ -202,6 +244,43 @@ def yes($ok): if $ok then "met" else "**not met**" end;
 		["bpfkit", "bpfkit biolatency"],
 		["libbpf-tools", "libbpf-tools biolatency"]
 		| . as [$v, $name] | $r.iostorm[$v] as $x
+		| [$name, ($x.ns_per_call | span(0)), ($x.cost_vs_untraced | times(2)),
+		   (if $v == "untraced" then "–" else $x.added | span(0) end),
+		   ($x.rate | span(0)), ($x.rss_kb | rss)]
+		| row
+	),
+	"",
+	"### Metrics: \($p.scrapes) scrapes of syscount -P with \($p.scrape_series) processes' series",
+	"",
+	"The tool's own CPU per scrape, from its process_cpu_seconds_total.",
+	"",
+	"| tool | series | CPU per scrape, ms | wall per scrape, ms | bytes |",
+	"|---|---|---|---|---|",
+	(
+		($r.scrape // {}).bpfkit as $x
+		| ["bpfkit syscount --metrics", ($x.series | med(1; 0)),
+		   ($x.cpu_ms | span(3)), ($x.wall_ms | span(3)),
+		   ($x.bytes | med(1; 0))]
+		| row
+	),
+	"",
+	"Target: a scrape under \(.targets.scrape_cpu_ms_target) ms of the tool's CPU: "
+	+ "\(yes(.targets.scrape_met)).",
+	"",
+	"### Connect storm: \($p.conn_storm_sessions) TCP sessions on loopback, connect to close",
+	"",
+	"CPU of the connecting thread, which on loopback also runs both ends'",
+	"softirq work: the TCP state changes the tracers' programs see.",
+	"",
+	"| tracer | ns per session | cost vs untraced | ns added | wall sessions/s | peak RSS |",
+	"|---|---|---|---|---|---|",
+	(
+		["untraced", "none"],
+		["tcplife", "bpfkit tcplife"],
+		["tcpconnect", "bpfkit tcpconnect"],
+		["libbpf-tools", "libbpf-tools tcplife"]
+		| . as [$v, $name] | ($r.connstorm // {})[$v] as $x
+		| select($x)
 		| [$name, ($x.ns_per_call | span(0)), ($x.cost_vs_untraced | times(2)),
 		   (if $v == "untraced" then "–" else $x.added | span(0) end),
 		   ($x.rate | span(0)), ($x.rss_kb | rss)]

@@ -501,6 +501,14 @@ int bpfkit_channel_poll(struct bpfkit_channel *ch, int timeout_ms,
 	return n;
 }
 
+int bpfkit_channel_watch(struct bpfkit_channel *ch, int fd)
+{
+	struct epoll_event ev = { .events = EPOLLIN };
+	int epoll_fd = ch->rb ? ring_buffer__epoll_fd(ch->rb) : ch->epoll_fd;
+
+	return epoll_ctl(epoll_fd, EPOLL_CTL_ADD, fd, &ev) ? -errno : 0;
+}
+
 void bpfkit_channel_tally(const struct bpfkit_stats *percpu, int ncpus,
 			  const struct bpfkit_sink *sink,
 			  struct bpfkit_channel_stats *stats)

@@ -100,6 +100,12 @@ int bpfkit_channel_poll(struct bpfkit_channel *ch, int timeout_ms,
 			const volatile sig_atomic_t *stop);
 
 /*
+ * Have FD's readiness (say, another epoll set's) end bpfkit_channel_poll()'s
+ * wait too. 0 or -errno.
+ */
+int bpfkit_channel_watch(struct bpfkit_channel *ch, int fd);
+
+/*
  * Current counts; after bpfkit_channel_drain(), delivered + lost ==
  * produced.
  */

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
 #include <linux/magic.h>
@@ -36,12 +37,21 @@ enum {
 	OPT_LINEAR,
 	OPT_TOP,
 	OPT_SVG,
+	OPT_METRICS,
+	OPT_TEXTFILE,
+	OPT_PRINT,
+	OPT_METRICS_LABELS,
+	OPT_MAX_SERIES,
 };
+
+/* Histogram tools and event tools serve metrics too. */
+#define METRICS_MASK (BPFKIT_OPT_METRICS | BPFKIT_OPT_HIST | BPFKIT_OPT_CHANNEL)
 
 struct bpfkit_opts bpfkit_opts = {
 	.filter = BPFKIT_FILTER_ALL,
 	.channel = BPFKIT_CHANNEL_DEFAULTS,
 	.cgroup_fd = -1,
+	.metrics.max_series = BPFKIT_METRICS_DEFAULT_MAX_SERIES,
 };
 
 /* Every common option, with the BPFKIT_OPT_* bit that offers it (0: always). */
@@ -60,6 +70,10 @@ static const struct {
 	{ BPFKIT_OPT_CGROUP,
 	  { "cgroup", OPT_CGROUP, "PATH", 0,
 	    "Trace this cgroup v2 and the cgroups below it only", 0 } },
+	{ BPFKIT_OPT_FAMILY,
+	  { "ipv4", '4', NULL, 0, "Trace IPv4 only (IPv4-mapped IPv6 too)",
+	    0 } },
+	{ BPFKIT_OPT_FAMILY, { "ipv6", '6', NULL, 0, "Trace IPv6 only", 0 } },
 	{ BPFKIT_OPT_JSON | BPFKIT_OPT_TIME,
 	  { NULL, 0, NULL, 0, "Output:", 20 } },
 	{ BPFKIT_OPT_JSON,
@@ -114,6 +128,24 @@ static const struct {
 	{ BPFKIT_OPT_CHANNEL,
 	  { "latency", OPT_LATENCY, "MS", 0,
 	    "Longest delay before a record is printed (default 100)", 0 } },
+	{ METRICS_MASK, { NULL, 0, NULL, 0, "Prometheus metrics:", 35 } },
+	{ METRICS_MASK,
+	  { "metrics", OPT_METRICS, "ADDR:PORT", 0,
+	    "Serve GET /metrics on ADDR:PORT (:PORT: 127.0.0.1)", 0 } },
+	{ METRICS_MASK,
+	  { "textfile", OPT_TEXTFILE, "DIR", 0,
+	    "Write DIR/bpfkit_TOOL.prom every interval (node_exporter)", 0 } },
+	{ METRICS_MASK,
+	  { "print", OPT_PRINT, NULL, 0,
+	    "With metrics, print the usual output too", 0 } },
+	{ METRICS_MASK,
+	  { "metrics-labels", OPT_METRICS_LABELS, "LABELS", 0,
+	    "Label per-process series with LABELS: pid, comm or pid,comm (default: neither)",
+	    0 } },
+	{ METRICS_MASK,
+	  { "max-series", OPT_MAX_SERIES, "N", 0,
+	    "Fold series past the N largest per metric into \"other\" (default 1000)",
+	    0 } },
 	{ 0, { NULL, 0, NULL, 0, "General:", 40 } },
 	{ 0, { "duration", 'd', "SECONDS", 0, "Stop after SECONDS", 0 } },
 	{ 0,
@@ -123,7 +155,9 @@ static const struct {
 	  { "test-map-entries", OPT_TEST_MAP_ENTRIES, "MAP=N", OPTION_HIDDEN,
 	    "Tests only: size MAP to N entries (e.g. a 1-entry staging map)",
 	    0 } },
-	{ 0, { "verbose", 'v', NULL, 0, "Show libbpf's debug output", 0 } },
+	{ 0,
+	  { "verbose", 'v', NULL, 0,
+	    "Show libbpf's log and the start-up phase timings", 0 } },
 	{ 0, { "help", 'h', NULL, 0, "Show this help", 0 } },
 	{ 0, { "version", 'V', NULL, 0, "Show the version", 0 } },
 };
@@ -158,6 +192,32 @@ int bpfkit_parse_ulong(const char *name, const char *arg, unsigned long min,
 			"invalid %s '%s': expected a whole number from %lu to %lu",
 			name, arg, min, max);
 	*out = val;
+	return 0;
+}
+
+int bpfkit_parse_ports(const char *name, const char *arg,
+		       struct bpfkit_ports *ports)
+{
+	const char *p = arg;
+	unsigned long port;
+	char *end;
+
+	ports->n = 0;
+	do {
+		errno = 0;
+		port = strtoul(p, &end, 10);
+		if (*p < '0' || *p > '9' || errno || port < 1 || port > 65535 ||
+		    (*end && *end != ','))
+			return bpfkit_usage_error(
+				"invalid %s '%s': expected ports 1-65535 separated by commas, e.g. 80,443",
+				name, arg);
+		if (ports->n == BPFKIT_PORTS_MAX)
+			return bpfkit_usage_error(
+				"invalid %s '%s': at most %d ports", name, arg,
+				BPFKIT_PORTS_MAX);
+		ports->port[ports->n++] = port;
+		p = end + 1;
+	} while (*end);
 	return 0;
 }
 
@@ -390,6 +450,53 @@ static int parse_btf(const char *arg, const char **path)
 	return 0;
 }
 
+static int parse_metrics(const char *arg, const char **listen)
+{
+	struct sockaddr_storage ss;
+	unsigned int len;
+
+	if (bpfkit_metrics_parse_listen(arg, &ss, &len))
+		return bpfkit_usage_error(
+			"invalid --metrics '%s': expected ADDR:PORT, such as 127.0.0.1:9435, [::1]:9435 or :9435 (loopback)",
+			arg);
+	*listen = arg;
+	return 0;
+}
+
+static int parse_textfile(const char *arg, const char **dir)
+{
+	struct stat st;
+
+	if (stat(arg, &st) || !S_ISDIR(st.st_mode) || access(arg, W_OK))
+		return bpfkit_usage_error(
+			"invalid --textfile '%s': %s; give a writable directory, such as node_exporter's --collector.textfile.directory",
+			arg, errno ? strerror(errno) : "not a directory");
+	*dir = arg;
+	return 0;
+}
+
+/* --metrics-labels pid,comm: any of them, comma-separated. */
+static int parse_labels(const char *arg, unsigned int *labels)
+{
+	const char *p = arg;
+	size_t len;
+
+	*labels = 0;
+	do {
+		len = strcspn(p, ",");
+		if (len == 3 && !strncmp(p, "pid", 3))
+			*labels |= BPFKIT_LABEL_PID;
+		else if (len == 4 && !strncmp(p, "comm", 4))
+			*labels |= BPFKIT_LABEL_COMM;
+		else
+			return bpfkit_usage_error(
+				"invalid --metrics-labels '%s': expected pid, comm or pid,comm",
+				arg);
+		p += len;
+	} while (*p++ == ',');
+	return 0;
+}
+
 /* --test-map-entries MAP=N: the test-only override of a map's size. */
 static int parse_test_map(char *arg, struct bpfkit_map_size *size)
 {
@@ -459,6 +566,18 @@ static int parse_stacks(int key, char *arg, struct bpfkit_stacks_opts *st)
 	return ARGP_ERR_UNKNOWN;
 }
 
+/* -4 or -6 (KEY), which exclude each other. */
+static int parse_family(int key, __u16 *family)
+{
+	__u16 want = key == '4' ? AF_INET : AF_INET6;
+
+	if (*family && *family != want)
+		return bpfkit_usage_error(
+			"-4 and -6 exclude each other; give one (neither traces both)");
+	*family = want;
+	return 0;
+}
+
 static int parse_common(int key, char *arg, struct argp_state *state)
 {
 	struct bpfkit_opts *opts = &bpfkit_opts;
@@ -475,6 +594,9 @@ static int parse_common(int key, char *arg, struct argp_state *state)
 	case OPT_CGROUP:
 		return parse_cgroup(arg, &opts->filter.cgroup_id,
 				    &opts->cgroup_fd);
+	case '4':
+	case '6':
+		return parse_family(key, &opts->net.family);
 	case 'j':
 		opts->output.json = true;
 		return 0;
@@ -515,6 +637,19 @@ static int parse_common(int key, char *arg, struct argp_state *state)
 	case OPT_TOP:
 	case OPT_SVG:
 		return parse_stacks(key, arg, &opts->stacks);
+	case OPT_METRICS:
+		return parse_metrics(arg, &opts->metrics.listen);
+	case OPT_TEXTFILE:
+		errno = 0;
+		return parse_textfile(arg, &opts->metrics.textfile_dir);
+	case OPT_PRINT:
+		opts->metrics.print = true;
+		return 0;
+	case OPT_METRICS_LABELS:
+		return parse_labels(arg, &opts->metrics.labels);
+	case OPT_MAX_SERIES:
+		return bpfkit_parse_ulong("--max-series", arg, 1, 1000000,
+					  &opts->metrics.max_series);
 	case 'd':
 		return parse_duration(arg, &opts->duration);
 	case OPT_BTF:
@@ -586,6 +721,8 @@ static void hand_out(const struct bpfkit_opts *opts)
 	bpfkit_setup_logging(opts->verbose);
 	bpfkit_output_init(&opts->output);
 	bpfkit_hist_init(&opts->hist);
+	bpfkit_metrics_init(&opts->metrics);
+	bpfkit_net_init(&opts->net);
 	bpfkit_run_init(&run);
 }
 
@@ -705,5 +842,15 @@ void bpfkit_parse(const struct bpfkit_tool *tool, int argc, char **argv)
 	if (argp_parse(&argp, argc, argv, ARGP_NO_ERRS | ARGP_NO_HELP, NULL,
 		       NULL))
 		exit(BPFKIT_EXIT_USAGE);
+	bpfkit_opts.metrics.tool = tool->name;
+	/* Counters never go back: with metrics, histograms are cumulative. */
+	if (bpfkit_opts.metrics.listen || bpfkit_opts.metrics.textfile_dir)
+		bpfkit_opts.hist.cumulative = true;
+	if (bpfkit_opts.metrics.print && !bpfkit_opts.metrics.listen &&
+	    !bpfkit_opts.metrics.textfile_dir) {
+		bpfkit_usage_error(
+			"--print goes with --metrics or --textfile; give one of them, or drop --print");
+		exit(BPFKIT_EXIT_USAGE);
+	}
 	hand_out(&bpfkit_opts);
 }

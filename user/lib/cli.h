@@ -14,6 +14,8 @@
 #include "channel.h"
 #include "diag.h"
 #include "histogram.h"
+#include "metrics.h"
+#include "net.h"
 #include "output.h"
 #include "stacks.h"
 
@@ -28,11 +30,15 @@ enum {
 	BPFKIT_OPT_CHANNEL = 1 << 6, /* --ringbuf, --buffer-pages, ... */
 	/* -i, [INTERVAL [COUNT]], -T, -m, --cumulative, --linear */
 	BPFKIT_OPT_HIST = 1 << 7,
-	BPFKIT_OPT_STACKS = 1 << 8, /* -U, -K, -L, --top, --svg */
+	/* --metrics, --textfile, --print, --metrics-labels, --max-series */
+	BPFKIT_OPT_METRICS = 1 << 8,
+	BPFKIT_OPT_FAMILY = 1 << 9, /* -4, -6 */
+	BPFKIT_OPT_STACKS = 1 << 10, /* -U, -K, -L, --top, --svg */
 	BPFKIT_OPT_FILTERS = BPFKIT_OPT_PID | BPFKIT_OPT_UID | BPFKIT_OPT_COMM |
 			     BPFKIT_OPT_CGROUP,
 	BPFKIT_OPT_EVENTS = BPFKIT_OPT_FILTERS | BPFKIT_OPT_JSON |
-			    BPFKIT_OPT_TIME | BPFKIT_OPT_CHANNEL,
+			    BPFKIT_OPT_TIME | BPFKIT_OPT_CHANNEL |
+			    BPFKIT_OPT_METRICS,
 };
 
 /* A map's size set before load (--test-map-entries, for tests only). */
@@ -49,6 +55,8 @@ struct bpfkit_opts {
 	struct bpfkit_channel_opts channel; /* --ringbuf, --buffer-pages, ... */
 	struct bpfkit_output_opts output; /* -j, -T, -t */
 	struct bpfkit_hist_opts hist; /* -i, COUNT, -T, -m, ... */
+	struct bpfkit_metrics_opts metrics; /* --metrics, --textfile, ... */
+	struct bpfkit_net_opts net; /* -4, -6 */
 	struct bpfkit_stacks_opts stacks; /* -U, -K, -L, --top, --svg */
 	double duration; /* -d: seconds to run; 0: until a signal */
 	bool verbose; /* -v: libbpf's own log */
@@ -95,6 +103,13 @@ int bpfkit_usage_error(const char *fmt, ...)
 /* Parse a whole decimal number in [min, max] for option NAME. */
 int bpfkit_parse_ulong(const char *name, const char *arg, unsigned long min,
 		       unsigned long max, unsigned long *out);
+
+/*
+ * Parse ARG, a comma-separated list of ports (1-65535), for option NAME
+ * into PORTS (the network tools' -P, -L, -D).
+ */
+int bpfkit_parse_ports(const char *name, const char *arg,
+		       struct bpfkit_ports *ports);
 
 /* Parse a uid given as a number or a user name. */
 int bpfkit_parse_uid(const char *name, const char *arg, __u32 *uid);

@@ -1,8 +1,12 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
-/* Error reporting: one-line errors with hints, libbpf's log with -v. */
+/*
+ * Error reporting: one-line errors with hints; libbpf's log and the start-up
+ * phase timings with -v.
+ */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include <bpf/libbpf.h>
 #include "diag.h"
 
@@ -28,6 +32,53 @@ static int print_none(enum libbpf_print_level level, const char *fmt,
 void bpfkit_setup_logging(bool verbose)
 {
 	libbpf_set_print(verbose ? print_all : print_none);
+}
+
+static bool phases_on;
+static double phase_main_ms, phase_end_ms; /* main; the last phase's end */
+
+double bpfkit_clock_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+void bpfkit_phases_start(double main_ms, double main_cpu_ms)
+{
+	phases_on = true;
+	phase_main_ms = phase_end_ms = main_ms;
+	fprintf(stderr, "%s: phase exec to main: %.3f ms CPU\n", tool_name,
+		main_cpu_ms);
+}
+
+bool bpfkit_phases_on(void)
+{
+	return phases_on;
+}
+
+void bpfkit_phase_line(const char *name, double ms, const char *detail)
+{
+	if (phases_on)
+		fprintf(stderr, "%s: phase %s: %.3f ms%s\n", tool_name, name,
+			ms, detail);
+}
+
+void bpfkit_phase(const char *name)
+{
+	double now = bpfkit_clock_ms();
+
+	bpfkit_phase_line(name, now - phase_end_ms, "");
+	phase_end_ms = now;
+}
+
+void bpfkit_phase_last(const char *name)
+{
+	bpfkit_phase(name);
+	bpfkit_phase_line("main to first poll", phase_end_ms - phase_main_ms,
+			  "");
+	phases_on = false;
 }
 
 void bpfkit_verror(const char *fmt, va_list ap)

@@ -20,6 +20,22 @@ void bpfkit_set_tool_name(const char *name);
 /* Show libbpf's log on stderr with -v, hide it otherwise. */
 void bpfkit_setup_logging(bool verbose);
 
+/*
+ * Start-up phase timings, printed with -v as one line per phase on stderr,
+ * "<tool>: phase NAME: 1.234 ms": bpfkit_phases_start() once at main with
+ * the monotonic time and the CPU time the process had then (exec to main),
+ * then bpfkit_phase() at the end of each phase, timed from the previous
+ * one's end. Without bpfkit_phases_start() they print nothing.
+ */
+double bpfkit_clock_ms(void);
+void bpfkit_phases_start(double main_ms, double main_cpu_ms);
+bool bpfkit_phases_on(void);
+void bpfkit_phase(const char *name);
+/* The last phase, then the total from main; later calls print nothing. */
+void bpfkit_phase_last(const char *name);
+/* Print a phase of MS milliseconds with DETAIL after it; the clock goes on. */
+void bpfkit_phase_line(const char *name, double ms, const char *detail);
+
 /* Print "<tool>: <message>". */
 void bpfkit_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void bpfkit_verror(const char *fmt, va_list ap);

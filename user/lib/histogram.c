@@ -7,6 +7,7 @@
 #include <bpf/bpf.h>
 #include "diag.h"
 #include "histogram.h"
+#include "metrics.h"
 #include "run.h"
 
 #define STARS 40 /* width of the distribution bar */
@@ -174,6 +175,24 @@ static void json_task(struct bpfkit_json *j, const void *key,
 	bpfkit_json_str(j, "comm", h->name, sizeof(h->name));
 }
 
+/* pid or tid and comm, as --metrics-labels asks. */
+static void metric_task(const void *key, const struct bpfkit_hist *h,
+			const char **labels, char *buf, size_t size)
+{
+	int k = 0;
+
+	if (bpfkit_metrics_label(BPFKIT_LABEL_PID)) {
+		snprintf(buf, size, "%u", *(const __u32 *)key);
+		labels[k++] = task_field;
+		labels[k++] = buf;
+	}
+	if (bpfkit_metrics_label(BPFKIT_LABEL_COMM)) {
+		labels[k++] = "comm";
+		labels[k++] = h->name;
+	}
+	labels[k] = NULL;
+}
+
 static int by_task(const void *a, const void *b)
 {
 	__u32 x = *(const __u32 *)a, y = *(const __u32 *)b;
@@ -191,6 +210,7 @@ void bpfkit_hist_task_keys(struct bpfkit_hist_keys *keys,
 	keys->print_key = print_task;
 	keys->json_key = json_task;
 	keys->compare = by_task;
+	keys->metric_key = metric_task;
 }
 
 /* One key's histogram, taken from the map. */
@@ -409,6 +429,30 @@ int bpfkit_hist_report(struct bpfkit_hist_reader *r)
 	return bpfkit_output_flush();
 }
 
+/* A scrape: every key's histogram, as its series of the tool's metric. */
+static int fill_metrics(struct bpfkit_metrics *m, void *ctx)
+{
+	struct bpfkit_hist_reader *r = ctx;
+	const char *labels[17] = { NULL };
+	char buf[256];
+	int n, i, err;
+
+	err = bpfkit_metrics_family(m, r->keys.metric, BPFKIT_HISTOGRAM,
+				    r->keys.metric_help);
+	n = take_all(r);
+	for (i = 0; i < n && !err; i++) {
+		struct entry *e = entry_at(r, i);
+
+		/* The kernel does not end a full-length name. */
+		e->h.name[sizeof(e->h.name) - 1] = '\0';
+		if (r->keys.metric_key)
+			r->keys.metric_key(e->key, &e->h, labels, buf,
+					   sizeof(buf));
+		err = bpfkit_metrics_add_hist(m, labels, &r->cfg, &e->h);
+	}
+	return err;
+}
+
 static int tick(void *ctx)
 {
 	struct bpfkit_hist_reader *r = ctx;
@@ -429,6 +473,8 @@ int bpfkit_hist_run(struct bpfkit_hist_reader *r)
 	};
 	int err, ret;
 
+	if (r->keys.metric)
+		bpfkit_metrics_source(fill_metrics, r);
 	err = bpfkit_run(NULL, opts.interval ? &t : NULL);
 	/* As event tools do, stop quietly once the reader has gone. */
 	ret = bpfkit_check_stdout();

@@ -77,6 +77,20 @@ struct bpfkit_hist_keys {
 	 * columns' header; print_key then prints a key's columns.
 	 */
 	const char *totals_header;
+	/*
+	 * The metric family of a scrape (bpfkit_TOOL_WHAT_seconds) and its
+	 * help; NULL: the tool serves no histogram metric.
+	 */
+	const char *metric;
+	const char *metric_help;
+	/*
+	 * A key's labels for its metric series: name, value pairs into
+	 * LABELS (room for 8 pairs and the NULL), values kept in BUF; NULL:
+	 * the keys add up into one series (task keys get pid or tid and comm
+	 * as --metrics-labels asks).
+	 */
+	void (*metric_key)(const void *key, const struct bpfkit_hist *h,
+			   const char **labels, char *buf, size_t size);
 };
 
 /* H's totals row after its key's columns: TOTAL_<unit>, COUNT, AVG. */

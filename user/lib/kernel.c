@@ -4,10 +4,13 @@
  * the cgroup v2 mount, kprobes, trampolines and the functions behind
  * syscalls.
  */
+#define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <mntent.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/mount.h>
@@ -47,25 +50,39 @@ static bool has_cap(const struct __user_cap_data_struct *caps, int cap)
 	return caps[cap / 32].effective & (1U << (cap % 32));
 }
 
-/* Loading and reading BPF needs CAP_BPF and CAP_PERFMON, or CAP_SYS_ADMIN. */
-static bool privileged(void)
+/*
+ * Loading and reading BPF needs CAP_BPF and CAP_PERFMON, or CAP_SYS_ADMIN:
+ * NULL when the effective set holds them, else the names of those missing.
+ */
+static const char *missing_caps(void)
 {
 	struct __user_cap_header_struct hdr = {
 		.version = _LINUX_CAPABILITY_VERSION_3,
 	};
 	struct __user_cap_data_struct caps[_LINUX_CAPABILITY_U32S_3] = {};
+	bool bpf, perfmon;
 
 	if (syscall(SYS_capget, &hdr, caps))
-		return geteuid() == 0;
-	return has_cap(caps, CAP_SYS_ADMIN) ||
-	       (has_cap(caps, CAP_BPF) && has_cap(caps, CAP_PERFMON));
+		return geteuid() == 0 ? NULL : "CAP_BPF and CAP_PERFMON";
+	if (has_cap(caps, CAP_SYS_ADMIN))
+		return NULL;
+	bpf = has_cap(caps, CAP_BPF);
+	perfmon = has_cap(caps, CAP_PERFMON);
+	if (bpf && perfmon)
+		return NULL;
+	return bpf     ? "CAP_PERFMON" :
+	       perfmon ? "CAP_BPF" :
+			 "CAP_BPF and CAP_PERFMON";
 }
 
 int bpfkit_preflight(const char *btf_path)
 {
-	if (!privileged()) {
+	const char *missing = missing_caps();
+
+	if (missing) {
 		bpfkit_error(
-			"needs root (CAP_BPF and CAP_PERFMON) to load BPF programs; run it with sudo");
+			"needs root (CAP_BPF and CAP_PERFMON) to load BPF programs, and has no %s; run it with sudo, or with those capabilities (see its man page)",
+			missing);
 		return -EPERM;
 	}
 	/* libbpf finds tracepoints through tracefs. */
@@ -89,8 +106,19 @@ const char *bpfkit_tracefs(void)
 
 	for (i = 0; i < 2; i++) {
 		snprintf(probe, sizeof(probe), "%s/trace_pipe", dirs[i]);
-		if (!access(probe, F_OK))
+		/*
+		 * With the effective capabilities: access() takes a non-root
+		 * real user's as none, so CAP_DAC_READ_SEARCH (tracefs is
+		 * 0700) would not count for a service run as a user.
+		 */
+		if (!faccessat(AT_FDCWD, probe, F_OK, AT_EACCESS))
 			return dirs[i];
+		if (errno == EACCES) {
+			bpfkit_error(
+				"cannot read tracefs at %s (%s); run it as root, or give it CAP_DAC_READ_SEARCH too",
+				dirs[i], strerror(errno));
+			return NULL;
+		}
 	}
 	if (!mount("tracefs", dirs[0], "tracefs", 0, NULL))
 		return dirs[0];
@@ -130,7 +158,7 @@ bool bpfkit_tracepoint_exists(const char *category, const char *name)
 		return false;
 	snprintf(path, sizeof(path), "%s/events/%s/%s", tracefs, category,
 		 name);
-	return !access(path, F_OK);
+	return !faccessat(AT_FDCWD, path, F_OK, AT_EACCESS);
 }
 
 int bpfkit_require_tracepoint(const char *category, const char *name,
@@ -233,41 +261,151 @@ int bpfkit_probe_tracing(enum bpf_attach_type attach_type, int btf_id)
 	return 0;
 }
 
-/* The btf_trace_NAME typedef's id in BTF, or -ENOENT. */
-static int tracepoint_btf_id(const struct btf *btf, const char *name)
+/* All of file PATH in a malloc()ed buffer, its size in *SIZE; or NULL. */
+static char *read_file(const char *path, size_t *size)
 {
-	char type[128];
+	size_t len = 0, cap = 1 << 20;
+	char *buf = malloc(cap), *more;
+	FILE *f = fopen(path, "re");
+	size_t n;
+
+	while (buf && f && (n = fread(buf + len, 1, cap - len, f)) > 0) {
+		len += n;
+		if (len < cap)
+			continue;
+		more = realloc(buf, cap * 2);
+		if (!more)
+			free(buf);
+		buf = more;
+		cap *= 2;
+	}
+	if (f)
+		fclose(f);
+	if (buf && !len) {
+		free(buf);
+		buf = NULL;
+	}
+	*size = len;
+	return buf;
+}
+
+/* Bytes that follow a type of KIND with VLEN members; -1: unknown kind. */
+static long btf_type_extra(__u32 kind, __u32 vlen)
+{
+	switch (kind) {
+	case BTF_KIND_INT:
+	case BTF_KIND_VAR:
+	case BTF_KIND_DECL_TAG:
+		return 4;
+	case BTF_KIND_ARRAY:
+		return sizeof(struct btf_array);
+	case BTF_KIND_STRUCT:
+	case BTF_KIND_UNION:
+		return vlen * sizeof(struct btf_member);
+	case BTF_KIND_ENUM:
+		return vlen * sizeof(struct btf_enum);
+	case BTF_KIND_ENUM64:
+		return vlen * sizeof(struct btf_enum64);
+	case BTF_KIND_FUNC_PROTO:
+		return vlen * sizeof(struct btf_param);
+	case BTF_KIND_DATASEC:
+		return vlen * sizeof(struct btf_var_secinfo);
+	case BTF_KIND_PTR:
+	case BTF_KIND_FWD:
+	case BTF_KIND_TYPEDEF:
+	case BTF_KIND_VOLATILE:
+	case BTF_KIND_CONST:
+	case BTF_KIND_RESTRICT:
+	case BTF_KIND_FUNC:
+	case BTF_KIND_FLOAT:
+	case BTF_KIND_TYPE_TAG:
+		return 0;
+	}
+	return -1;
+}
+
+/*
+ * The id of typedef NAME in the raw BTF of DATA (SIZE bytes): 0 when it has
+ * none, -1 when DATA is not BTF this walk knows. One pass over the types,
+ * without the indexes btf__parse() builds: libbpf parses the kernel's BTF
+ * again at load, and a second full parse took 10 ms of CPU on Linux 6.18.
+ */
+static int raw_btf_typedef_id(const char *data, size_t size, const char *name)
+{
+	const struct btf_header *h = (const void *)data;
+	const char *types, *strs, *at, *end;
+	size_t want = strlen(name) + 2;
+	char key[160];
+	__u32 off;
+	long extra;
+	int id;
+
+	if (size < sizeof(*h) || h->magic != BTF_MAGIC || h->hdr_len > size ||
+	    want > sizeof(key) ||
+	    (size_t)h->hdr_len + h->type_off + h->type_len > size ||
+	    (size_t)h->hdr_len + h->str_off + h->str_len > size)
+		return -1;
+	types = data + h->hdr_len + h->type_off;
+	strs = data + h->hdr_len + h->str_off;
+	/* Names are unique in the string section, each after a NUL. */
+	snprintf(key, sizeof(key), "%c%s", 0, name);
+	at = memmem(strs, h->str_len, key, want);
+	if (!at)
+		return 0;
+	off = at + 1 - strs;
+	end = types + h->type_len;
+	for (id = 1; types + sizeof(struct btf_type) <= end; id++) {
+		const struct btf_type *t = (const void *)types;
+
+		if (btf_kind(t) == BTF_KIND_TYPEDEF && t->name_off == off)
+			return id;
+		extra = btf_type_extra(btf_kind(t), btf_vlen(t));
+		if (extra < 0)
+			return -1;
+		types += sizeof(*t) + extra;
+	}
+	return 0;
+}
+
+/*
+ * The btf_trace_NAME typedef's id in the kernel's BTF (BTF_PATH, from
+ * --btf, stands in for it), found by one raw pass; a BTF that pass does
+ * not know is parsed by libbpf instead. -ENOENT when it has none.
+ */
+static int tracepoint_btf_id(const char *btf_path, const char *name)
+{
+	char type[128], *data;
+	struct btf *btf;
+	size_t size;
+	int id;
 
 	snprintf(type, sizeof(type), "btf_trace_%s", name);
-	return btf__find_by_name_kind(btf, type, BTF_KIND_TYPEDEF);
+	data = read_file(btf_path ?: KERNEL_BTF, &size);
+	id = data ? raw_btf_typedef_id(data, size, type) : -1;
+	free(data);
+	if (id >= 0)
+		return id ?: -ENOENT;
+	btf = bpfkit_kernel_btf(btf_path);
+	if (!btf)
+		return -ENOENT;
+	id = btf__find_by_name_kind(btf, type, BTF_KIND_TYPEDEF);
+	btf__free(btf);
+	return id;
 }
 
 bool bpfkit_btf_tracepoint_exists(const char *btf_path, const char *name)
 {
-	struct btf *btf = bpfkit_kernel_btf(btf_path);
-	bool found;
-
-	if (!btf)
-		return false;
-	found = tracepoint_btf_id(btf, name) > 0;
-	btf__free(btf);
-	return found;
+	return tracepoint_btf_id(btf_path, name) > 0;
 }
 
 bool bpfkit_tp_btf_autoload(struct bpf_program *const *tp_btf,
 			    struct bpf_program *const *raw, size_t n,
 			    const char *btf_path, const char *name)
 {
-	struct btf *btf = bpfkit_kernel_btf(btf_path);
-	bool ok = false;
+	int id = tracepoint_btf_id(btf_path, name);
+	bool ok = id > 0 && !bpfkit_probe_tracing(BPF_TRACE_RAW_TP, id);
 	size_t i;
-	int id;
 
-	if (btf) {
-		id = tracepoint_btf_id(btf, name);
-		ok = id > 0 && !bpfkit_probe_tracing(BPF_TRACE_RAW_TP, id);
-		btf__free(btf);
-	}
 	for (i = 0; i < n; i++) {
 		bpf_program__set_autoload(tp_btf[i], ok);
 		bpf_program__set_autoload(raw[i], !ok);

@@ -122,11 +122,7 @@ void bpfkit_print_time(const struct bpfkit_record *rec)
 		printf("%-9.3f ", since_start(ns));
 }
 
-/*
- * Length of the valid UTF-8 sequence at S (at most N bytes), or 0; its code
- * point in *CP_OUT.
- */
-static size_t utf8_len(const unsigned char *s, size_t n, unsigned int *cp_out)
+size_t bpfkit_utf8_len(const unsigned char *s, size_t n, unsigned int *cp_out)
 {
 	size_t len, i;
 	unsigned int cp;
@@ -175,7 +171,7 @@ void bpfkit_json_escape(FILE *f, const char *str, size_t len)
 			fprintf(f, "\\u%04x", c);
 		} else if (c < 0x80) {
 			fputc(c, f);
-		} else if ((n = utf8_len(s + i, len - i, &cp))) {
+		} else if ((n = bpfkit_utf8_len(s + i, len - i, &cp))) {
 			fwrite(s + i, 1, n, f);
 			i += n;
 			continue;
@@ -225,7 +221,8 @@ size_t bpfkit_col_escape(FILE *f, const char *str, size_t len, bool quote)
 			/* A run of plain bytes goes out in one write. */
 			fwrite(s + i, 1, n, f);
 			w = n;
-		} else if (c >= 0x80 && (n = utf8_len(s + i, len - i, &cp))) {
+		} else if (c >= 0x80 &&
+			   (n = bpfkit_utf8_len(s + i, len - i, &cp))) {
 			if (col_control(cp)) {
 				w = fprintf(f, "\\u{%04x}", cp);
 			} else {

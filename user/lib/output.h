@@ -105,4 +105,10 @@ void bpfkit_json_end(struct bpfkit_json *j);
 /* Write bytes as a JSON string (with quotes): see bpfkit_json_str(). */
 void bpfkit_json_escape(FILE *f, const char *s, size_t len);
 
+/*
+ * Length of the valid UTF-8 sequence at S (at most N bytes), or 0; its code
+ * point in *CP_OUT.
+ */
+size_t bpfkit_utf8_len(const unsigned char *s, size_t n, unsigned int *cp_out);
+
 #endif /* BPFKIT_OUTPUT_H */

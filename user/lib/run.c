@@ -6,13 +6,16 @@
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdint.h>
 #include <time.h>
 #include <unistd.h>
 #include "diag.h"
+#include "metrics.h"
 #include "output.h"
 #include "run.h"
 
 #define LOSS_REPORT_MS 1000
+#define TEXTFILE_MS 10000 /* --textfile without an interval */
 
 static struct bpfkit_run_opts opts = { .wake_ms = 100 };
 static volatile sig_atomic_t exiting;
@@ -85,14 +88,48 @@ int bpfkit_check_stdout(void)
 	return poll(&pfd, 1, 0) == 1 && (pfd.revents & POLLERR);
 }
 
+/*
+ * Metrics: serve the scrapes that are ready, write the textfile when due,
+ * and bring WAKE forward to the next connection's time limit.
+ */
+static void serve_metrics(__u64 now, __u64 *next_textfile,
+			  unsigned int textfile_ms, __u64 *wake)
+{
+	int next = bpfkit_metrics_serve();
+
+	if (next >= 0 && now + next < *wake)
+		*wake = now + next;
+	if (*next_textfile && now >= *next_textfile) {
+		bpfkit_metrics_write_textfile();
+		*next_textfile = now + textfile_ms;
+	}
+	if (*next_textfile && *next_textfile < *wake)
+		*wake = *next_textfile;
+}
+
 int bpfkit_run(struct bpfkit_channel *ch, const struct bpfkit_tick *tick)
 {
 	__u64 start = now_ms(), now = start, next_tick = 0, next_loss = 0;
 	__u64 end = opts.duration ? start + (__u64)(opts.duration * 1000) : 0;
+	unsigned int textfile_ms = tick ? tick->interval_ms : TEXTFILE_MS;
+	__u64 next_textfile = bpfkit_metrics_enabled() ? start : 0;
+	__u64 metrics_wake = 0;
 	sigset_t stops, waitmask, oldmask;
-	int err = 0, ret = 0;
+	int err = 0, ret = 0, mfd;
 
+	err = bpfkit_metrics_start(ch);
+	if (err)
+		return err;
+	mfd = bpfkit_metrics_fd();
+	if (ch && mfd >= 0) {
+		err = bpfkit_channel_watch(ch, mfd);
+		if (err) {
+			bpfkit_fail("watch the metrics socket", err);
+			return err;
+		}
+	}
 	catch_signals(&stops, &waitmask);
+	bpfkit_phase_last("first poll");
 	bpfkit_output_start();
 	bpfkit_error("tracing; hit Ctrl-C to end");
 	if (tick)
@@ -101,6 +138,7 @@ int bpfkit_run(struct bpfkit_channel *ch, const struct bpfkit_tick *tick)
 
 	for (;;) {
 		__u64 wake = now + opts.wake_ms;
+		struct pollfd pfd = { .fd = mfd, .events = POLLIN };
 		struct timespec ts;
 
 		/*
@@ -115,6 +153,8 @@ int bpfkit_run(struct bpfkit_channel *ch, const struct bpfkit_tick *tick)
 			wake = next_tick;
 		if (end && end < wake)
 			wake = end;
+		if (metrics_wake && metrics_wake < wake)
+			wake = metrics_wake;
 		if (ch) {
 			err = bpfkit_channel_poll(ch,
 						  wake > now ? wake - now : 0,
@@ -129,10 +169,15 @@ int bpfkit_run(struct bpfkit_channel *ch, const struct bpfkit_tick *tick)
 			wake = wake > now ? wake - now : 0;
 			ts.tv_sec = wake / 1000;
 			ts.tv_nsec = wake % 1000 * 1000000;
-			ppoll(NULL, 0, &ts, &waitmask);
+			ppoll(mfd >= 0 ? &pfd : NULL, mfd >= 0, &ts, &waitmask);
 			sigprocmask(SIG_SETMASK, &waitmask, NULL);
 		}
 		now = now_ms();
+		if (bpfkit_metrics_enabled()) {
+			metrics_wake = UINT64_MAX;
+			serve_metrics(now, &next_textfile, textfile_ms,
+				      &metrics_wake);
+		}
 		if (tick && now >= next_tick) {
 			if (tick->fn(tick->ctx))
 				break;
@@ -149,9 +194,12 @@ int bpfkit_run(struct bpfkit_channel *ch, const struct bpfkit_tick *tick)
 
 	/*
 	 * Drain and sum up, unless stdout went away or failed; the signals
-	 * unblocked, so that a second one can end a drain that hangs.
+	 * unblocked, so that a second one can end a drain that hangs. The
+	 * textfile gets the last counts; the socket closes first.
 	 */
 	sigprocmask(SIG_SETMASK, &oldmask, NULL);
+	bpfkit_metrics_write_textfile();
+	bpfkit_metrics_stop();
 	if (ch && !ret) {
 		bpfkit_channel_drain(ch);
 		if (!bpfkit_check_stdout())

@@ -7,20 +7,45 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <bpf/bpf.h>
 #include <unistd.h>
 #include <sys/syscall.h>
 #include <linux/perf_event.h>
 #include "cli.h"
 #include "diag.h"
 #include "kernel.h"
+#include "metrics.h"
 #include "output.h"
 #include "setup.h"
 
+/* The CPU time this process has used so far, in ms. */
+static double process_cpu_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
 void bpfkit_setup(const struct bpfkit_tool *tool, int argc, char **argv)
 {
+	double main_ms = bpfkit_clock_ms(), main_cpu_ms = process_cpu_ms();
+
 	bpfkit_parse(tool, argc, argv);
+	if (bpfkit_opts.verbose)
+		bpfkit_phases_start(main_ms, main_cpu_ms);
 	if (bpfkit_preflight(bpfkit_opts.btf_path))
 		exit(BPFKIT_EXIT_FAIL);
+	bpfkit_phase("command line and preflight");
+	/*
+	 * With metrics but no --print, the terminal output (headers, events,
+	 * reports) goes to /dev/null from here on, unseen.
+	 */
+	if (bpfkit_metrics_quiet() && !freopen("/dev/null", "w", stdout)) {
+		bpfkit_fail("open /dev/null for the output", -errno);
+		exit(BPFKIT_EXIT_FAIL);
+	}
 }
 
 const struct bpf_object_open_opts *bpfkit_open_opts(void)
@@ -82,10 +107,126 @@ static int resize_test_map(struct bpf_object *obj,
 	return err;
 }
 
+/*
+ * With -v, what the load's phases are timed by: when libbpf said it had
+ * parsed the kernel BTF and created its last map (its own debug messages),
+ * and each program's verifier statistics (log level BPF_LOG_STATS, which
+ * holds the verifier's error too when it rejects the program).
+ */
+#define STATS_LOG_SIZE 65536
+
+static struct {
+	libbpf_print_fn_t print;
+	double btf_ms, maps_ms;
+	int maps;
+} load_clock;
+
+static int stamp_print(enum libbpf_print_level level, const char *fmt,
+		       va_list args)
+{
+	if (strstr(fmt, "loading kernel BTF '")) {
+		load_clock.btf_ms = bpfkit_clock_ms();
+	} else if (strstr(fmt, "': created successfully")) {
+		load_clock.maps_ms = bpfkit_clock_ms();
+		load_clock.maps++;
+	}
+	return load_clock.print(level, fmt, args);
+}
+
+/* A stats log for every program that loads; NULL when out of memory. */
+static char *stats_logs(struct bpf_object_skeleton *s)
+{
+	char *logs = calloc(s->prog_cnt, STATS_LOG_SIZE);
+	struct bpf_program *prog;
+	int i;
+
+	for (i = 0; logs && i < s->prog_cnt; i++) {
+		prog = *s->progs[i].prog;
+		if (!bpf_program__autoload(prog))
+			continue;
+		bpf_program__set_log_buf(prog, logs + i * STATS_LOG_SIZE,
+					 STATS_LOG_SIZE);
+		bpf_program__set_log_level(prog, 4 /* BPF_LOG_STATS */);
+	}
+	return logs;
+}
+
+/*
+ * One line per loaded program: the verifier's own time (from its log) and
+ * the instructions it walked (bpf_prog_info's verified_insns); their sum.
+ */
+static double print_verification(struct bpf_object_skeleton *s, char *logs)
+{
+	const char *log, *at;
+	struct bpf_prog_info info;
+	__u32 len = sizeof(info);
+	double sum = 0, ms;
+	char detail[128];
+	unsigned int us;
+	int i;
+
+	for (i = 0; i < s->prog_cnt; i++) {
+		struct bpf_program *prog = *s->progs[i].prog;
+		char name[160];
+
+		if (!bpf_program__autoload(prog))
+			continue;
+		log = logs + i * STATS_LOG_SIZE;
+		at = strstr(log, "verification time ");
+		ms = at && sscanf(at, "verification time %u usec", &us) == 1 ?
+			     us / 1e3 :
+			     0;
+		memset(&info, 0, sizeof(info));
+		len = sizeof(info);
+		if (bpf_obj_get_info_by_fd(bpf_program__fd(prog), &info, &len))
+			info.verified_insns = 0;
+		snprintf(name, sizeof(name), "verify %s",
+			 bpf_program__name(prog));
+		snprintf(detail, sizeof(detail), ", %u insns verified",
+			 info.verified_insns);
+		bpfkit_phase_line(name, ms, detail);
+		sum += ms;
+	}
+	return sum;
+}
+
+/* Load S; with -v, time kernel BTF, maps, and each program's verification. */
+static int load_timed(struct bpf_object_skeleton *s)
+{
+	double start = bpfkit_clock_ms(), verify;
+	char *logs, detail[32];
+	int err;
+
+	if (!bpfkit_phases_on())
+		return bpf_object__load_skeleton(s);
+	logs = stats_logs(s);
+	load_clock.btf_ms = load_clock.maps_ms = start;
+	load_clock.maps = 0;
+	load_clock.print = libbpf_set_print(stamp_print);
+	err = bpf_object__load_skeleton(s);
+	libbpf_set_print(load_clock.print);
+	if (!err) {
+		bpfkit_phase_line("kernel BTF", load_clock.btf_ms - start, "");
+		snprintf(detail, sizeof(detail), " (%d created)",
+			 load_clock.maps);
+		bpfkit_phase_line(
+			"maps", load_clock.maps_ms - load_clock.btf_ms, detail);
+		verify = logs ? print_verification(s, logs) : 0;
+		bpfkit_phase_line(
+			"CO-RE relocation, JIT and the rest of load",
+			bpfkit_clock_ms() - load_clock.maps_ms - verify, "");
+		bpfkit_phase("load");
+	}
+	free(logs);
+	return err;
+}
+
 int bpfkit_load(struct bpf_object_skeleton *s, struct bpfkit_filter *filter,
 		struct bpfkit_channel_cfg *channel)
 {
 	int err;
+
+	bpfkit_phase("open");
 
 	err = resize_test_map(*s->obj, &bpfkit_opts.test_map);
 	if (err)
@@ -97,7 +238,7 @@ int bpfkit_load(struct bpf_object_skeleton *s, struct bpfkit_filter *filter,
 		if (err)
 			return err;
 	}
-	err = bpf_object__load_skeleton(s);
+	err = load_timed(s);
 	if (err) {
 		bpfkit_fail("load BPF programs", err);
 		return err;
@@ -128,6 +269,7 @@ static int open_channel(struct bpf_object_skeleton *s, bpfkit_event_fn fn,
 	int err;
 
 	bpfkit_output_start();
+	bpfkit_metrics_object(*s->obj);
 	if (!fn)
 		return 0;
 	*ch = bpfkit_channel_open(s, &bpfkit_opts.channel, fn, ctx);
@@ -164,6 +306,7 @@ int bpfkit_attach_target(struct bpf_object_skeleton *s,
 	err = bpf_object__attach_skeleton(s);
 	if (err)
 		bpfkit_fail(what, err);
+	bpfkit_phase("channel and attach");
 	return err;
 }
 
@@ -219,6 +362,7 @@ int bpfkit_attach_user(struct bpf_object_skeleton *s,
 	err = bpf_object__attach_skeleton(s);
 	if (err)
 		bpfkit_fail("attach BPF programs", err);
+	bpfkit_phase("channel and attach");
 	return err;
 }
 

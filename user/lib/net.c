@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * The network tools' user side: the -4/-6 setting, addresses and flows as
+ * text and JSON, TCP state names.
+ */
+#include <arpa/inet.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include "net.h"
+
+static struct bpfkit_net_opts opts;
+
+void bpfkit_net_init(const struct bpfkit_net_opts *o)
+{
+	opts = *o;
+}
+
+void bpfkit_net_cfg_init(volatile struct bpfkit_net_cfg *cfg)
+{
+	cfg->family = opts.family;
+}
+
+static bool v4_mapped(const __u8 *addr)
+{
+	static const __u8 prefix[12] = { [10] = 0xff, [11] = 0xff };
+
+	return !memcmp(addr, prefix, sizeof(prefix));
+}
+
+int bpfkit_flow_family(const struct bpfkit_flow *flow)
+{
+	if (flow->family == AF_INET6 &&
+	    (v4_mapped(flow->daddr) || v4_mapped(flow->saddr)))
+		return AF_INET;
+	return flow->family;
+}
+
+const char *bpfkit_addr_str(int family, const __u8 *addr, char *buf, size_t len)
+{
+	if (family == AF_INET6 && v4_mapped(addr))
+		return inet_ntop(AF_INET, addr + 12, buf, len) ?: "?";
+	if (family != AF_INET && family != AF_INET6) {
+		snprintf(buf, len, "?");
+		return buf;
+	}
+	return inet_ntop(family, addr, buf, len) ?: "?";
+}
+
+void bpfkit_flow_text(const struct bpfkit_flow *flow,
+		      struct bpfkit_flow_text *t)
+{
+	bpfkit_addr_str(flow->family, flow->saddr, t->saddr, sizeof(t->saddr));
+	bpfkit_addr_str(flow->family, flow->daddr, t->daddr, sizeof(t->daddr));
+	t->ip = bpfkit_flow_family(flow) == AF_INET ? 4 : 6;
+}
+
+void bpfkit_json_flow(struct bpfkit_json *j, const struct bpfkit_flow *flow)
+{
+	struct bpfkit_flow_text t;
+
+	bpfkit_flow_text(flow, &t);
+	bpfkit_json_uint(j, "ip", t.ip);
+	bpfkit_json_str(j, "saddr", t.saddr, sizeof(t.saddr));
+	bpfkit_json_uint(j, "sport", flow->sport);
+	bpfkit_json_str(j, "daddr", t.daddr, sizeof(t.daddr));
+	bpfkit_json_uint(j, "dport", flow->dport);
+}
+
+const char *bpfkit_tcp_state_name(int state)
+{
+	static const char *const names[] = {
+		[BPFKIT_TCP_ESTABLISHED] = "ESTABLISHED",
+		[BPFKIT_TCP_SYN_SENT] = "SYN_SENT",
+		[BPFKIT_TCP_SYN_RECV] = "SYN_RECV",
+		[BPFKIT_TCP_FIN_WAIT1] = "FIN_WAIT1",
+		[BPFKIT_TCP_FIN_WAIT2] = "FIN_WAIT2",
+		[BPFKIT_TCP_TIME_WAIT] = "TIME_WAIT",
+		[BPFKIT_TCP_CLOSE] = "CLOSE",
+		[BPFKIT_TCP_CLOSE_WAIT] = "CLOSE_WAIT",
+		[BPFKIT_TCP_LAST_ACK] = "LAST_ACK",
+		[BPFKIT_TCP_LISTEN] = "LISTEN",
+		[BPFKIT_TCP_CLOSING] = "CLOSING",
+		[BPFKIT_TCP_NEW_SYN_RECV] = "NEW_SYN_RECV",
+	};
+
+	if (state < 0 || (size_t)state >= sizeof(names) / sizeof(names[0]) ||
+	    !names[state])
+		return "UNKNOWN";
+	return names[state];
+}

@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * The user side of the network tools: the -4/-6 setting for the BPF side,
+ * addresses in their textual forms (inet_ntop; IPv4-mapped IPv6 shown as
+ * IPv4), flows as columns and as JSON (addresses as strings, ports as
+ * numbers) and TCP state names.
+ *
+ *	bpfkit_net_cfg_init(&skel->rodata->bpfkit_net_cfg);	before load
+ *	bpfkit_flow_text(&e->flow, &t);		then t.saddr, t.daddr
+ *	bpfkit_json_flow(&j, &e->flow);
+ */
+#ifndef BPFKIT_NET_USER_H
+#define BPFKIT_NET_USER_H
+
+#include <stddef.h>
+#include <netinet/in.h>
+#include "bpfkit/net.h"
+#include "output.h"
+
+/* What the network options say. */
+struct bpfkit_net_opts {
+	__u16 family; /* -4: AF_INET, -6: AF_INET6; 0: both */
+};
+
+/* Filter as OPTS says from now on; until called, both families. */
+void bpfkit_net_init(const struct bpfkit_net_opts *opts);
+
+/* Before load: the settings the options give net.bpf.h. */
+void bpfkit_net_cfg_init(volatile struct bpfkit_net_cfg *cfg);
+
+/* The family FLOW is shown as: AF_INET for an IPv4-mapped IPv6 flow. */
+int bpfkit_flow_family(const struct bpfkit_flow *flow);
+
+/*
+ * ADDR (16 bytes, network order) of FAMILY as text in BUF of LEN bytes
+ * (at least INET6_ADDRSTRLEN): IPv4 dotted, IPv6 as inet_ntop writes it,
+ * an IPv4-mapped IPv6 address as its IPv4 one. Returns BUF.
+ */
+const char *bpfkit_addr_str(int family, const __u8 *addr, char *buf,
+			    size_t len);
+
+/* A flow's two addresses as text. */
+struct bpfkit_flow_text {
+	char saddr[INET6_ADDRSTRLEN];
+	char daddr[INET6_ADDRSTRLEN];
+	int ip; /* 4 or 6: the family shown */
+};
+
+void bpfkit_flow_text(const struct bpfkit_flow *flow,
+		      struct bpfkit_flow_text *t);
+
+/* "ip" (4 or 6), "saddr", "sport", "daddr" and "dport" of FLOW. */
+void bpfkit_json_flow(struct bpfkit_json *j, const struct bpfkit_flow *flow);
+
+/* A TCP state's name, as the kernel's tracepoint prints it without TCP_. */
+const char *bpfkit_tcp_state_name(int state);
+
+#endif /* BPFKIT_NET_USER_H */

@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * tcpaccept: print every accepted TCP connection with the accepting
+ * process, the local address and port it was accepted on and the peer's.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include "channel.h"
+#include "cli.h"
+#include "diag.h"
+#include "kernel.h"
+#include "net.h"
+#include "output.h"
+#include "run.h"
+#include "setup.h"
+#include "tcpaccept.h"
+#include "tcpaccept.skel.h"
+
+/* Column widths, for the header and every row. */
+enum { PID_W = 7, COMM_W = 15, ADDR_W = 25, PORT_W = 5 };
+
+static struct {
+	struct bpfkit_ports lports; /* -P */
+} env;
+
+static const struct argp_option options[] = {
+	{ "port", 'P', "PORTS", 0,
+	  "Trace connections accepted on these local ports only (comma-separated)",
+	  0 },
+	{},
+};
+
+static error_t parse_arg(int key, char *arg, struct argp_state *state)
+{
+	if (key != 'P')
+		return ARGP_ERR_UNKNOWN;
+	return bpfkit_parse_ports("-P/--port", arg, &env.lports);
+}
+
+static const struct bpfkit_tool tool = {
+	.name = "tcpaccept",
+	.doc = "Trace accepted TCP connections: which process accepted whom, where.\n"
+	       "\v"
+	       "Examples:\n"
+	       "  tcpaccept                  # every accept on the system\n"
+	       "  tcpaccept -P 80,443        # on local ports 80 and 443\n"
+	       "  tcpaccept -c nginx -j      # nginx's, as JSON Lines\n",
+	.options = BPFKIT_OPT_EVENTS | BPFKIT_OPT_FAMILY,
+	.own_options = options,
+	.own_parser = parse_arg,
+};
+
+static void print_json(const struct tcpaccept_event *e)
+{
+	struct bpfkit_json j;
+
+	bpfkit_json_begin(&j, stdout, &e->rec);
+	bpfkit_json_int(&j, "pid", e->pid);
+	bpfkit_json_int(&j, "tid", e->tid);
+	bpfkit_json_int(&j, "uid", e->uid);
+	bpfkit_json_str(&j, "comm", e->comm, sizeof(e->comm));
+	bpfkit_json_int(&j, "fd", e->fd);
+	bpfkit_json_flow(&j, &e->flow);
+	bpfkit_json_end(&j);
+}
+
+static enum bpfkit_verdict print_event(void *ctx, const void *data, size_t size)
+{
+	const struct tcpaccept_event *e = data;
+	struct bpfkit_flow_text t;
+
+	/* Records come whole; perf may pad the end. */
+	if (size < sizeof(*e))
+		return BPFKIT_UNREADABLE;
+	if (bpfkit_output_json()) {
+		print_json(e);
+		return BPFKIT_SHOWN;
+	}
+	bpfkit_flow_text(&e->flow, &t);
+	bpfkit_print_time(&e->rec);
+	printf("%-*u ", PID_W, e->pid);
+	bpfkit_print_str(e->comm, sizeof(e->comm), COMM_W);
+	printf("%-2d %-*s %*u %-*s %*u\n", t.ip, ADDR_W, t.saddr, PORT_W,
+	       e->flow.sport, ADDR_W, t.daddr, PORT_W, e->flow.dport);
+	return BPFKIT_SHOWN;
+}
+
+int main(int argc, char **argv)
+{
+	struct tcpaccept_bpf *skel = NULL;
+	struct bpfkit_channel *ch = NULL;
+	int err;
+
+	/* Parse options; check privileges, tracefs and kernel BTF. */
+	bpfkit_setup(&tool, argc, argv);
+
+	/* The syscall tracepoints must be there. */
+	err = bpfkit_require_tracepoint("syscalls", "sys_exit_accept4", "CONFIG_FTRACE_SYSCALLS") ?:
+		      bpfkit_require_tracepoint("syscalls", "sys_exit_accept",
+						"CONFIG_FTRACE_SYSCALLS");
+	if (err)
+		goto cleanup;
+
+	/* Open the BPF object. */
+	skel = tcpaccept_bpf__open_opts(bpfkit_open_opts());
+	if (!skel) {
+		err = -errno;
+		bpfkit_fail("open BPF object", err);
+		goto cleanup;
+	}
+
+	/* Set our own filters. */
+	skel->rodata->lports = env.lports;
+	bpfkit_net_cfg_init(&skel->rodata->bpfkit_net_cfg);
+
+	/* Write filters and channel settings to .rodata; load and verify. */
+	err = bpfkit_load(skel->skeleton, &skel->rodata->bpfkit_filter,
+			  &skel->rodata->bpfkit_channel_cfg);
+	if (err)
+		goto cleanup;
+
+	/* Open the event channel, then attach to accept's exits. */
+	err = bpfkit_attach(skel->skeleton, print_event, NULL, &ch);
+	if (err)
+		goto cleanup;
+
+	/* Print the header, then connections until the end. */
+	bpfkit_print_header("%-*s %-*s %-2s %-*s %*s %-*s %*s\n", PID_W, "PID",
+			    COMM_W, "COMM", "IP", ADDR_W, "LADDR", PORT_W,
+			    "LPORT", ADDR_W, "RADDR", PORT_W, "RPORT");
+	err = bpfkit_run(ch, NULL);
+
+cleanup:
+	bpfkit_channel_free(ch);
+	tcpaccept_bpf__destroy(skel);
+	return bpfkit_exit_code(err);
+}

@@ -1,0 +1,279 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * tcpconnect: print every active TCP connect with the connecting process,
+ * the flow and the outcome (established, refused, timeout); -C counts
+ * connects per destination and prints them at exit instead.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "channel.h"
+#include "cli.h"
+#include "diag.h"
+#include "kernel.h"
+#include "net.h"
+#include "output.h"
+#include "run.h"
+#include "setup.h"
+#include "tcpconnect.h"
+#include "tcpconnect.skel.h"
+
+/* Column widths, for the header and every row. */
+enum { PID_W = 7, COMM_W = 15, UID_W = 7, ADDR_W = 25, PORT_W = 5 };
+
+static struct {
+	bool failed_only; /* -x */
+	bool uid_column; /* -U */
+	bool count; /* -C */
+	struct bpfkit_ports dports; /* -P */
+} env;
+
+static const struct argp_option options[] = {
+	{ "failed", 'x', NULL, 0, "Show failed connects only", 0 },
+	{ "port", 'P', "PORTS", 0,
+	  "Trace connects to these ports only (comma-separated)", 0 },
+	{ "print-uid", 'U', NULL, 0, "Include a UID column", 0 },
+	{ "count", 'C', NULL, 0,
+	  "Count connects per destination, printed at exit", 0 },
+	{},
+};
+
+static error_t parse_arg(int key, char *arg, struct argp_state *state)
+{
+	switch (key) {
+	case 'x':
+		env.failed_only = true;
+		return 0;
+	case 'P':
+		return bpfkit_parse_ports("-P/--port", arg, &env.dports);
+	case 'U':
+		env.uid_column = true;
+		return 0;
+	case 'C':
+		env.count = true;
+		return 0;
+	}
+	return ARGP_ERR_UNKNOWN;
+}
+
+static const struct bpfkit_tool tool = {
+	.name = "tcpconnect",
+	.doc = "Trace active TCP connects: who connected where, and the outcome.\n"
+	       "\v"
+	       "Examples:\n"
+	       "  tcpconnect                 # every connect on the system\n"
+	       "  tcpconnect -x              # failed connects only (refused, timeout)\n"
+	       "  tcpconnect -P 80,443 -U    # to ports 80 and 443, with the uid\n"
+	       "  tcpconnect -C -d 10        # connects per destination over 10 s\n"
+	       "  tcpconnect -6 -j           # IPv6 only, as JSON Lines\n",
+	.options = BPFKIT_OPT_EVENTS | BPFKIT_OPT_FAMILY,
+	.own_options = options,
+	.own_parser = parse_arg,
+};
+
+/* The outcome as printed: established, refused, timeout, or the errno. */
+static const char *result_name(const struct tcpconnect_event *e)
+{
+	if (e->state == BPFKIT_TCP_ESTABLISHED)
+		return "established";
+	if (e->state != BPFKIT_TCP_CLOSE)
+		return bpfkit_tcp_state_name(e->state);
+	switch (e->error) {
+	case 0:
+		return "closed"; /* closed by its task before an answer */
+	case ECONNREFUSED:
+		return "refused";
+	case ETIMEDOUT:
+		return "timeout";
+	}
+	return strerrorname_np(e->error) ?: "error";
+}
+
+/* Connects per destination (-C). */
+struct dest_count {
+	int family;
+	__u8 daddr[16];
+	__u16 dport;
+	__u64 connects;
+	__u64 failed;
+};
+
+static struct {
+	struct dest_count *v;
+	size_t n, cap;
+} dests;
+
+static int count_event(const struct tcpconnect_event *e)
+{
+	int family = bpfkit_flow_family(&e->flow);
+	struct dest_count *d;
+	size_t i;
+
+	for (i = 0; i < dests.n; i++) {
+		d = &dests.v[i];
+		if (d->family == family && d->dport == e->flow.dport &&
+		    !memcmp(d->daddr, e->flow.daddr, sizeof(d->daddr)))
+			goto found;
+	}
+	if (dests.n == dests.cap) {
+		size_t cap = dests.cap ? 2 * dests.cap : 64;
+
+		d = reallocarray(dests.v, cap, sizeof(*d));
+		if (!d)
+			return -ENOMEM;
+		dests.v = d;
+		dests.cap = cap;
+	}
+	d = &dests.v[dests.n++];
+	*d = (struct dest_count){ .family = family, .dport = e->flow.dport };
+	memcpy(d->daddr, e->flow.daddr, sizeof(d->daddr));
+found:
+	d->connects++;
+	if (e->state != BPFKIT_TCP_ESTABLISHED)
+		d->failed++;
+	return 0;
+}
+
+static void print_counts(void)
+{
+	char addr[INET6_ADDRSTRLEN];
+	struct bpfkit_json j;
+	size_t i;
+
+	if (!bpfkit_output_json())
+		printf("%-*s %*s %10s %10s\n", ADDR_W, "DADDR", PORT_W, "DPORT",
+		       "CONNECTS", "FAILED");
+	for (i = 0; i < dests.n; i++) {
+		const struct dest_count *d = &dests.v[i];
+
+		bpfkit_addr_str(d->family, d->daddr, addr, sizeof(addr));
+		if (!bpfkit_output_json()) {
+			printf("%-*s %*u %10llu %10llu\n", ADDR_W, addr, PORT_W,
+			       d->dport, (unsigned long long)d->connects,
+			       (unsigned long long)d->failed);
+			continue;
+		}
+		bpfkit_json_begin(&j, stdout, NULL);
+		bpfkit_json_uint(&j, "ip", d->family == AF_INET ? 4 : 6);
+		bpfkit_json_str(&j, "daddr", addr, sizeof(addr));
+		bpfkit_json_uint(&j, "dport", d->dport);
+		bpfkit_json_uint(&j, "connects", d->connects);
+		bpfkit_json_uint(&j, "failed", d->failed);
+		bpfkit_json_end(&j);
+	}
+}
+
+static void print_json(const struct tcpconnect_event *e)
+{
+	struct bpfkit_json j;
+	const char *err;
+
+	bpfkit_json_begin(&j, stdout, &e->rec);
+	bpfkit_json_int(&j, "pid", e->pid);
+	bpfkit_json_int(&j, "tid", e->tid);
+	bpfkit_json_int(&j, "uid", e->uid);
+	bpfkit_json_str(&j, "comm", e->comm, sizeof(e->comm));
+	bpfkit_json_flow(&j, &e->flow);
+	bpfkit_json_str(&j, "result", result_name(e), 32);
+	if (e->state != BPFKIT_TCP_ESTABLISHED) {
+		bpfkit_json_int(&j, "errno", e->error);
+		err = e->error ? strerrorname_np(e->error) : NULL;
+		if (err)
+			bpfkit_json_str(&j, "error", err, 32);
+	}
+	bpfkit_json_end(&j);
+}
+
+static enum bpfkit_verdict print_event(void *ctx, const void *data, size_t size)
+{
+	const struct tcpconnect_event *e = data;
+	struct bpfkit_flow_text t;
+
+	/* Records come whole; perf may pad the end. */
+	if (size < sizeof(*e))
+		return BPFKIT_UNREADABLE;
+	if (env.count) {
+		if (count_event(e)) {
+			bpfkit_fail("count connects", -ENOMEM);
+			bpfkit_stop();
+		}
+		return BPFKIT_SHOWN;
+	}
+	if (bpfkit_output_json()) {
+		print_json(e);
+		return BPFKIT_SHOWN;
+	}
+	bpfkit_flow_text(&e->flow, &t);
+	bpfkit_print_time(&e->rec);
+	printf("%-*u ", PID_W, e->pid);
+	bpfkit_print_str(e->comm, sizeof(e->comm), COMM_W);
+	if (env.uid_column)
+		printf("%-*u ", UID_W, e->uid);
+	printf("%-2d %-*s %*u %-*s %*u %s\n", t.ip, ADDR_W, t.saddr, PORT_W,
+	       e->flow.sport, ADDR_W, t.daddr, PORT_W, e->flow.dport,
+	       result_name(e));
+	return BPFKIT_SHOWN;
+}
+
+int main(int argc, char **argv)
+{
+	struct tcpconnect_bpf *skel = NULL;
+	struct bpfkit_channel *ch = NULL;
+	int err;
+
+	/* Parse options; check privileges, tracefs and kernel BTF. */
+	bpfkit_setup(&tool, argc, argv);
+
+	err = bpfkit_require_tracepoint("sock", "inet_sock_set_state",
+					"Linux 4.16+");
+	if (err)
+		goto cleanup;
+
+	/* Open the BPF object. */
+	skel = tcpconnect_bpf__open_opts(bpfkit_open_opts());
+	if (!skel) {
+		err = -errno;
+		bpfkit_fail("open BPF object", err);
+		goto cleanup;
+	}
+
+	/* Set our own filters. */
+	skel->rodata->failed_only = env.failed_only;
+	skel->rodata->dports = env.dports;
+	bpfkit_net_cfg_init(&skel->rodata->bpfkit_net_cfg);
+
+	/* Write filters and channel settings to .rodata; load and verify. */
+	err = bpfkit_load(skel->skeleton, &skel->rodata->bpfkit_filter,
+			  &skel->rodata->bpfkit_channel_cfg);
+	if (err)
+		goto cleanup;
+
+	/* Open the event channel, then attach to the state changes. */
+	err = bpfkit_attach(skel->skeleton, print_event, NULL, &ch);
+	if (err)
+		goto cleanup;
+
+	/* Print the header (none for -C), then events until the end. */
+	if (env.uid_column && !env.count)
+		bpfkit_print_header(
+			"%-*s %-*s %-*s %-2s %-*s %*s %-*s %*s RESULT\n", PID_W,
+			"PID", COMM_W, "COMM", UID_W, "UID", "IP", ADDR_W,
+			"SADDR", PORT_W, "SPORT", ADDR_W, "DADDR", PORT_W,
+			"DPORT");
+	else if (!env.count)
+		bpfkit_print_header("%-*s %-*s %-2s %-*s %*s %-*s %*s RESULT\n",
+				    PID_W, "PID", COMM_W, "COMM", "IP", ADDR_W,
+				    "SADDR", PORT_W, "SPORT", ADDR_W, "DADDR",
+				    PORT_W, "DPORT");
+	err = bpfkit_run(ch, NULL);
+	if (!err && env.count)
+		print_counts();
+
+cleanup:
+	free(dests.v);
+	bpfkit_channel_free(ch);
+	tcpconnect_bpf__destroy(skel);
+	return bpfkit_exit_code(err);
+}

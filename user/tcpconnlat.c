@@ -1,0 +1,164 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * tcpconnlat: print the latency of every TCP connect, SYN_SENT to
+ * ESTABLISHED, or with -H summarize it as a histogram.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include "channel.h"
+#include "cli.h"
+#include "diag.h"
+#include "histogram.h"
+#include "kernel.h"
+#include "net.h"
+#include "output.h"
+#include "run.h"
+#include "setup.h"
+#include "tcpconnlat.h"
+#include "tcpconnlat.skel.h"
+
+/* Column widths, for the header and every row. */
+enum { PID_W = 7, COMM_W = 15, ADDR_W = 25, PORT_W = 5 };
+
+static struct {
+	bool histogram; /* -H */
+} env;
+
+static const struct argp_option options[] = {
+	{ "histogram", 'H', NULL, 0,
+	  "A histogram of the latencies instead of one line per connect", 0 },
+	{},
+};
+
+static error_t parse_arg(int key, char *arg, struct argp_state *state)
+{
+	const struct bpfkit_hist_opts *h = &bpfkit_opts.hist;
+
+	switch (key) {
+	case 'H':
+		env.histogram = true;
+		return 0;
+	case ARGP_KEY_END:
+		if (!env.histogram && (h->interval || h->count || h->millis ||
+				       h->cumulative || h->linear_step))
+			return bpfkit_usage_error(
+				"INTERVAL, COUNT, -i, -m, --cumulative and --linear shape the histogram; add -H");
+		return 0;
+	}
+	return ARGP_ERR_UNKNOWN;
+}
+
+static const struct bpfkit_tool tool = {
+	.name = "tcpconnlat",
+	.doc = "Trace TCP connect latency, SYN_SENT to ESTABLISHED, per connect or as a histogram.\n"
+	       "\v"
+	       "Examples:\n"
+	       "  tcpconnlat                 # every connect's latency\n"
+	       "  tcpconnlat -H              # a histogram until Ctrl-C\n"
+	       "  tcpconnlat -H -m 5 3       # in milliseconds, every 5 s, 3 times\n"
+	       "  tcpconnlat -c curl -6 -j   # curl's IPv6 connects, as JSON Lines\n",
+	.args_doc = "[INTERVAL [COUNT]]",
+	.options = BPFKIT_OPT_FILTERS | BPFKIT_OPT_JSON | BPFKIT_OPT_CHANNEL |
+		   BPFKIT_OPT_HIST | BPFKIT_OPT_FAMILY,
+	.own_options = options,
+	.own_parser = parse_arg,
+};
+
+static void print_json(const struct tcpconnlat_event *e)
+{
+	struct bpfkit_json j;
+
+	bpfkit_json_begin(&j, stdout, &e->rec);
+	bpfkit_json_int(&j, "pid", e->pid);
+	bpfkit_json_int(&j, "tid", e->tid);
+	bpfkit_json_int(&j, "uid", e->uid);
+	bpfkit_json_str(&j, "comm", e->comm, sizeof(e->comm));
+	bpfkit_json_flow(&j, &e->flow);
+	bpfkit_json_double(&j, "ms", e->latency_ns / 1e6);
+	bpfkit_json_end(&j);
+}
+
+static enum bpfkit_verdict print_event(void *ctx, const void *data, size_t size)
+{
+	const struct tcpconnlat_event *e = data;
+	struct bpfkit_flow_text t;
+
+	/* Records come whole; perf may pad the end. */
+	if (size < sizeof(*e))
+		return BPFKIT_UNREADABLE;
+	if (bpfkit_output_json()) {
+		print_json(e);
+		return BPFKIT_SHOWN;
+	}
+	bpfkit_flow_text(&e->flow, &t);
+	bpfkit_print_time(&e->rec);
+	printf("%-*u ", PID_W, e->pid);
+	bpfkit_print_str(e->comm, sizeof(e->comm), COMM_W);
+	printf("%-2d %-*s %*u %-*s %*u %.3f\n", t.ip, ADDR_W, t.saddr, PORT_W,
+	       e->flow.sport, ADDR_W, t.daddr, PORT_W, e->flow.dport,
+	       e->latency_ns / 1e6);
+	return BPFKIT_SHOWN;
+}
+
+int main(int argc, char **argv)
+{
+	struct bpfkit_hist_keys keys = { .key_size = sizeof(__u32) };
+	struct bpfkit_hist_reader *hists = NULL;
+	struct tcpconnlat_bpf *skel = NULL;
+	struct bpfkit_channel *ch = NULL;
+	int err;
+
+	/* Parse options; check privileges, tracefs and kernel BTF. */
+	bpfkit_setup(&tool, argc, argv);
+
+	err = bpfkit_require_tracepoint("sock", "inet_sock_set_state",
+					"Linux 4.16+");
+	if (err)
+		goto cleanup;
+
+	/* Open the BPF object. */
+	skel = tcpconnlat_bpf__open_opts(bpfkit_open_opts());
+	if (!skel) {
+		err = -errno;
+		bpfkit_fail("open BPF object", err);
+		goto cleanup;
+	}
+
+	/* Our options, the family and the buckets into .rodata. */
+	skel->rodata->histogram = env.histogram;
+	bpfkit_net_cfg_init(&skel->rodata->bpfkit_net_cfg);
+	bpfkit_hist_cfg_init(&skel->rodata->bpfkit_hist_cfg);
+
+	/* Write filters (and for events the channel's settings); load. */
+	err = bpfkit_load(skel->skeleton, &skel->rodata->bpfkit_filter,
+			  env.histogram ? NULL :
+					  &skel->rodata->bpfkit_channel_cfg);
+	if (err)
+		goto cleanup;
+
+	if (env.histogram) {
+		err = bpfkit_hist_open(&hists,
+				       bpf_map__fd(skel->maps.tcpconnlat_hists),
+				       &keys, &skel->bss->bpfkit_hist_missed) ?:
+		      bpfkit_attach(skel->skeleton, NULL, NULL, NULL);
+		/* Report every interval until COUNT, -d or a signal. */
+		if (!err)
+			err = bpfkit_hist_run(hists);
+		goto cleanup;
+	}
+
+	/* Open the event channel, then attach to the state changes. */
+	err = bpfkit_attach(skel->skeleton, print_event, NULL, &ch);
+	if (err)
+		goto cleanup;
+	bpfkit_print_header("%-*s %-*s %-2s %-*s %*s %-*s %*s LAT(ms)\n", PID_W,
+			    "PID", COMM_W, "COMM", "IP", ADDR_W, "SADDR",
+			    PORT_W, "SPORT", ADDR_W, "DADDR", PORT_W, "DPORT");
+	err = bpfkit_run(ch, NULL);
+
+cleanup:
+	bpfkit_hist_free(hists);
+	bpfkit_channel_free(ch);
+	tcpconnlat_bpf__destroy(skel);
+	return bpfkit_exit_code(err);
+}

@@ -1,0 +1,158 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * tcplife: print one line per closed TCP session: the process, the flow,
+ * the bytes sent and received and how long it lasted.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include "channel.h"
+#include "cli.h"
+#include "diag.h"
+#include "kernel.h"
+#include "net.h"
+#include "output.h"
+#include "run.h"
+#include "setup.h"
+#include "tcplife.h"
+#include "tcplife.skel.h"
+
+/* Column widths, for the header and every row. */
+enum { PID_W = 7, COMM_W = 15, ADDR_W = 25, PORT_W = 5, BYTES_W = 10 };
+
+static struct {
+	struct bpfkit_ports lports; /* -L */
+	struct bpfkit_ports rports; /* -D */
+} env;
+
+static const struct argp_option options[] = {
+	{ "localport", 'L', "PORTS", 0,
+	  "Trace sessions on these local ports only (comma-separated)", 0 },
+	{ "remoteport", 'D', "PORTS", 0,
+	  "Trace sessions with these remote ports only (comma-separated)", 0 },
+	{},
+};
+
+static error_t parse_arg(int key, char *arg, struct argp_state *state)
+{
+	switch (key) {
+	case 'L':
+		return bpfkit_parse_ports("-L/--localport", arg, &env.lports);
+	case 'D':
+		return bpfkit_parse_ports("-D/--remoteport", arg, &env.rports);
+	}
+	return ARGP_ERR_UNKNOWN;
+}
+
+static const struct bpfkit_tool tool = {
+	.name = "tcplife",
+	.doc = "Trace TCP sessions as they close: who, where, bytes each way and how long.\n"
+	       "\v"
+	       "Examples:\n"
+	       "  tcplife                    # every session on the system\n"
+	       "  tcplife -L 80,443          # sessions on local ports 80 and 443\n"
+	       "  tcplife -D 5432 -j         # to remote port 5432, as JSON Lines\n"
+	       "  tcplife -c curl -4         # curl's IPv4 sessions\n",
+	.options = BPFKIT_OPT_EVENTS | BPFKIT_OPT_FAMILY,
+	.own_options = options,
+	.own_parser = parse_arg,
+};
+
+static void print_json(const struct tcplife_event *e)
+{
+	struct bpfkit_json j;
+
+	bpfkit_json_begin(&j, stdout, &e->rec);
+	if (e->owned) {
+		bpfkit_json_int(&j, "pid", e->pid);
+		bpfkit_json_int(&j, "uid", e->uid);
+		bpfkit_json_str(&j, "comm", e->comm, sizeof(e->comm));
+	}
+	bpfkit_json_flow(&j, &e->flow);
+	bpfkit_json_uint(&j, "tx_bytes", e->tx_bytes);
+	bpfkit_json_uint(&j, "rx_bytes", e->rx_bytes);
+	bpfkit_json_double(&j, "ms", e->duration_ns / 1e6);
+	bpfkit_json_end(&j);
+}
+
+static enum bpfkit_verdict print_event(void *ctx, const void *data, size_t size)
+{
+	const struct tcplife_event *e = data;
+	struct bpfkit_flow_text t;
+
+	/* Records come whole; perf may pad the end. */
+	if (size < sizeof(*e))
+		return BPFKIT_UNREADABLE;
+	if (bpfkit_output_json()) {
+		print_json(e);
+		return BPFKIT_SHOWN;
+	}
+	bpfkit_flow_text(&e->flow, &t);
+	bpfkit_print_time(&e->rec);
+	if (e->owned) {
+		printf("%-*u ", PID_W, e->pid);
+		bpfkit_print_str(e->comm, sizeof(e->comm), COMM_W);
+	} else {
+		/* Reset before any task of its own touched it. */
+		printf("%-*s %-*s ", PID_W, "-", COMM_W, "-");
+	}
+	printf("%-2d %-*s %*u %-*s %*u %*llu %*llu %.2f\n", t.ip, ADDR_W,
+	       t.saddr, PORT_W, e->flow.sport, ADDR_W, t.daddr, PORT_W,
+	       e->flow.dport, BYTES_W, (unsigned long long)e->tx_bytes, BYTES_W,
+	       (unsigned long long)e->rx_bytes, e->duration_ns / 1e6);
+	return BPFKIT_SHOWN;
+}
+
+int main(int argc, char **argv)
+{
+	struct tcplife_bpf *skel = NULL;
+	struct bpfkit_channel *ch = NULL;
+	const struct bpfkit_filter *f;
+	int err;
+
+	/* Parse options; check privileges, tracefs and kernel BTF. */
+	bpfkit_setup(&tool, argc, argv);
+
+	err = bpfkit_require_tracepoint("sock", "inet_sock_set_state",
+					"Linux 4.16+");
+	if (err)
+		goto cleanup;
+
+	/* Open the BPF object. */
+	skel = tcplife_bpf__open_opts(bpfkit_open_opts());
+	if (!skel) {
+		err = -errno;
+		bpfkit_fail("open BPF object", err);
+		goto cleanup;
+	}
+
+	/* Set our own filters. */
+	f = &bpfkit_opts.filter;
+	skel->rodata->filtered = f->pid || f->uid != BPFKIT_ANY_UID ||
+				 f->cgroup_id || f->comm[0];
+	skel->rodata->lports = env.lports;
+	skel->rodata->rports = env.rports;
+	bpfkit_net_cfg_init(&skel->rodata->bpfkit_net_cfg);
+
+	/* Write filters and channel settings to .rodata; load and verify. */
+	err = bpfkit_load(skel->skeleton, &skel->rodata->bpfkit_filter,
+			  &skel->rodata->bpfkit_channel_cfg);
+	if (err)
+		goto cleanup;
+
+	/* Open the event channel, then attach to the state changes. */
+	err = bpfkit_attach(skel->skeleton, print_event, NULL, &ch);
+	if (err)
+		goto cleanup;
+
+	/* Print the header, then sessions until the end. */
+	bpfkit_print_header("%-*s %-*s %-2s %-*s %*s %-*s %*s %*s %*s MS\n",
+			    PID_W, "PID", COMM_W, "COMM", "IP", ADDR_W, "LADDR",
+			    PORT_W, "LPORT", ADDR_W, "RADDR", PORT_W, "RPORT",
+			    BYTES_W, "TX_BYTES", BYTES_W, "RX_BYTES");
+	err = bpfkit_run(ch, NULL);
+
+cleanup:
+	bpfkit_channel_free(ch);
+	tcplife_bpf__destroy(skel);
+	return bpfkit_exit_code(err);
+}
