@@ -67,6 +67,10 @@ LDFLAGS += -static
 LDLIBS := $(shell $(PKG_CONFIG) --static --libs libbpf libelf 2>/dev/null || \
 	echo -lbpf -lelf -lz) -lzstd
 endif
+# Tools that symbolize stacks (user/lib/symbols.c) link elfutils' libdw too.
+DW_TOOLS := profile offcputime
+DW_LDLIBS := $(shell $(PKG_CONFIG) $(if $(filter 1,$(STATIC)),--static) \
+	--libs libdw 2>/dev/null || echo -ldw)
 ifeq ($(SANITIZE),1)
 USER_CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer \
 	-fno-sanitize-recover=undefined
@@ -144,6 +148,9 @@ $(BIN)/%: $(OBJ)/user/%.o $(LIB) | $(BIN)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@
 
+$(addprefix $(BIN)/,$(DW_TOOLS)) $(TESTBIN)/unit/test_symbols: \
+	LDLIBS := $(DW_LDLIBS) $(LDLIBS)
+
 $(OBJ)/test/%.o: tests/progs/%.c $(GEN)/%.skel.h $(BUILD)/user.flags | $(OBJ)/test
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(USER_CFLAGS) -MMD -MP -c $< -o $@
@@ -156,6 +163,10 @@ $(TESTBIN)/progs/%: $(OBJ)/test/%.o $(LIB) | $(TESTBIN)/progs
 $(TESTBIN)/unit/%: tests/unit/%.c $(LIB) $(BUILD)/user.flags | $(TESTBIN)/unit $(OBJ)/test
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(USER_CFLAGS) $(LDFLAGS) -MMD -MP -MF $(OBJ)/test/unit-$*.d $< $(LIB) -lcmocka $(LDLIBS) -o $@
+
+# profile.bats and offcputime.bats walk their helpers' stacks by frame pointers.
+$(TESTBIN)/helpers/stack-spin $(TESTBIN)/helpers/pipe-block: \
+	USER_CFLAGS += -fno-omit-frame-pointer
 
 $(TESTBIN)/helpers/%: tests/helpers/%.c $(BUILD)/user.flags | $(TESTBIN)/helpers $(OBJ)/test
 	$(call msg,CC,$@)

@@ -35,6 +35,8 @@ enum {
 	OPT_TEST_MAP_ENTRIES,
 	OPT_CUMULATIVE,
 	OPT_LINEAR,
+	OPT_TOP,
+	OPT_SVG,
 	OPT_METRICS,
 	OPT_TEXTFILE,
 	OPT_PRINT,
@@ -97,6 +99,21 @@ static const struct {
 	{ BPFKIT_OPT_HIST,
 	  { "linear", OPT_LINEAR, "STEP", 0,
 	    "Linear buckets STEP units wide instead of powers of two", 0 } },
+	{ BPFKIT_OPT_STACKS, { NULL, 0, NULL, 0, "Stacks:", 26 } },
+	{ BPFKIT_OPT_STACKS,
+	  { "user-stacks-only", 'U', NULL, 0,
+	    "User stacks only (no kernel frames)", 0 } },
+	{ BPFKIT_OPT_STACKS,
+	  { "kernel-stacks-only", 'K', NULL, 0,
+	    "Kernel stacks only (no user frames)", 0 } },
+	{ BPFKIT_OPT_STACKS,
+	  { "lines", 'L', NULL, 0, "Source file and line of user frames", 0 } },
+	{ BPFKIT_OPT_STACKS,
+	  { "top", OPT_TOP, "N", 0,
+	    "Print the N functions most seen (innermost frames) instead of stacks",
+	    0 } },
+	{ BPFKIT_OPT_STACKS,
+	  { "svg", OPT_SVG, "FILE", 0, "Write a flame graph to FILE too", 0 } },
 	{ BPFKIT_OPT_CHANNEL, { NULL, 0, NULL, 0, "Event channel:", 30 } },
 	{ BPFKIT_OPT_CHANNEL,
 	  { "ringbuf", OPT_RINGBUF, NULL, 0,
@@ -501,6 +518,54 @@ static int parse_test_map(char *arg, struct bpfkit_map_size *size)
 	return 0;
 }
 
+/* --svg FILE: a file that can be made or replaced, written at exit. */
+static int parse_svg(const char *arg, const char **path)
+{
+	char *dir = strdup(arg), *slash;
+	struct stat st;
+	int err = 0;
+
+	if (!dir)
+		return ENOMEM;
+	slash = strrchr(dir, '/');
+	if (slash)
+		slash[slash == dir] = '\0';
+	if (!*arg || (!stat(arg, &st) && !S_ISREG(st.st_mode)))
+		err = bpfkit_usage_error(
+			"invalid --svg '%s': not a regular file; give the path of the SVG file to write",
+			arg);
+	else if (access(slash ? dir : ".", W_OK))
+		err = bpfkit_usage_error(
+			"invalid --svg '%s': %s: %s; give a path in a writable directory",
+			arg, slash ? dir : ".", strerror(errno));
+	free(dir);
+	*path = arg;
+	return err;
+}
+
+static int parse_stacks(int key, char *arg, struct bpfkit_stacks_opts *st)
+{
+	switch (key) {
+	case 'U':
+	case 'K':
+		if ((key == 'U' && st->kernel_only) ||
+		    (key == 'K' && st->user_only))
+			return bpfkit_usage_error(
+				"-U and -K are exclusive; give one of them, or neither for both stacks");
+		st->user_only |= key == 'U';
+		st->kernel_only |= key == 'K';
+		return 0;
+	case 'L':
+		st->lines = true;
+		return 0;
+	case OPT_TOP:
+		return bpfkit_parse_ulong("--top", arg, 1, 1000000, &st->top);
+	case OPT_SVG:
+		return parse_svg(arg, &st->svg);
+	}
+	return ARGP_ERR_UNKNOWN;
+}
+
 /* -4 or -6 (KEY), which exclude each other. */
 static int parse_family(int key, __u16 *family)
 {
@@ -566,6 +631,12 @@ static int parse_common(int key, char *arg, struct argp_state *state)
 	case OPT_LINEAR:
 		return bpfkit_parse_ulong("--linear", arg, 1, 1000000,
 					  &opts->hist.linear_step);
+	case 'U':
+	case 'K':
+	case 'L':
+	case OPT_TOP:
+	case OPT_SVG:
+		return parse_stacks(key, arg, &opts->stacks);
 	case OPT_METRICS:
 		return parse_metrics(arg, &opts->metrics.listen);
 	case OPT_TEXTFILE:
@@ -587,6 +658,7 @@ static int parse_common(int key, char *arg, struct argp_state *state)
 		return parse_test_map(arg, &opts->test_map);
 	case 'v':
 		opts->verbose = true;
+		opts->stacks.verbose = true;
 		return 0;
 	case 'h':
 		argp_help(state->root_argp, stdout, ARGP_HELP_STD_HELP,

@@ -17,6 +17,7 @@
 #include "metrics.h"
 #include "net.h"
 #include "output.h"
+#include "stacks.h"
 
 /* Common options a tool may offer (-d, -v, -h, -V and --btf always are). */
 enum {
@@ -32,6 +33,7 @@ enum {
 	/* --metrics, --textfile, --print, --metrics-labels, --max-series */
 	BPFKIT_OPT_METRICS = 1 << 8,
 	BPFKIT_OPT_FAMILY = 1 << 9, /* -4, -6 */
+	BPFKIT_OPT_STACKS = 1 << 10, /* -U, -K, -L, --top, --svg */
 	BPFKIT_OPT_FILTERS = BPFKIT_OPT_PID | BPFKIT_OPT_UID | BPFKIT_OPT_COMM |
 			     BPFKIT_OPT_CGROUP,
 	BPFKIT_OPT_EVENTS = BPFKIT_OPT_FILTERS | BPFKIT_OPT_JSON |
@@ -55,6 +57,7 @@ struct bpfkit_opts {
 	struct bpfkit_hist_opts hist; /* -i, COUNT, -T, -m, ... */
 	struct bpfkit_metrics_opts metrics; /* --metrics, --textfile, ... */
 	struct bpfkit_net_opts net; /* -4, -6 */
+	struct bpfkit_stacks_opts stacks; /* -U, -K, -L, --top, --svg */
 	double duration; /* -d: seconds to run; 0: until a signal */
 	bool verbose; /* -v: libbpf's own log */
 	const char *btf_path; /* --btf: kernel BTF for kernels without one */

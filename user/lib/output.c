@@ -337,6 +337,19 @@ void bpfkit_json_array_end(struct bpfkit_json *j)
 	j->first = false;
 }
 
+void bpfkit_json_object_begin(struct bpfkit_json *j, const char *k)
+{
+	key(j, k);
+	fputc('{', j->f);
+	j->first = true;
+}
+
+void bpfkit_json_object_end(struct bpfkit_json *j)
+{
+	fputc('}', j->f);
+	j->first = false;
+}
+
 void bpfkit_json_end(struct bpfkit_json *j)
 {
 	fputs("}\n", j->f);

@@ -96,6 +96,9 @@ void bpfkit_json_str(struct bpfkit_json *j, const char *key, const char *s,
 /* An array of strings: call begin, then str with key NULL, then end. */
 void bpfkit_json_array_begin(struct bpfkit_json *j, const char *key);
 void bpfkit_json_array_end(struct bpfkit_json *j);
+/* An object inside: begin (key NULL in an array), its fields, then end. */
+void bpfkit_json_object_begin(struct bpfkit_json *j, const char *key);
+void bpfkit_json_object_end(struct bpfkit_json *j);
 /* Close the object and end the line. */
 void bpfkit_json_end(struct bpfkit_json *j);
 

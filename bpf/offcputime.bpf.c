@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * offcputime: at each context switch, the task leaving the CPU has its
+ * stacks taken and its start time kept; when it runs again, the time it
+ * spent off the CPU is added to the count of those stacks.
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_core_read.h>
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include "bpfkit/filter.bpf.h"
+#include "bpfkit/stacks.bpf.h"
+#include "offcputime.h"
+
+char LICENSE[] SEC("license") = "GPL";
+
+const volatile __u64 min_ns = 1; /* -m */
+const volatile __u64 max_ns = ~0ULL; /* -M */
+
+/* Blocks not timed: more tasks off the CPU at once than the map holds. */
+__u64 offcputime_untimed;
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, OFFCPUTIME_MAX_BLOCKED);
+	__type(key, __u32);
+	__type(value, struct offcputime_start);
+} offcputime_starts SEC(".maps");
+
+/* Where a start is made before it is stored (too big for the BPF stack). */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct offcputime_start);
+} offcputime_scratch SEC(".maps");
+
+SEC("raw_tp/sched_switch")
+int BPF_PROG(switch_raw, bool preempt, struct task_struct *prev,
+	     struct task_struct *next)
+{
+	__u32 prev_tid = BPF_CORE_READ(prev, pid);
+	__u32 next_tid = BPF_CORE_READ(next, pid);
+	struct offcputime_start *start;
+	__u32 zero = 0;
+	__u64 delta;
+
+	/* PREV is the current task: its stacks are the ones taken here. */
+	if (prev_tid && bpfkit_selected()) {
+		start = bpf_map_lookup_elem(&offcputime_scratch, &zero);
+		if (start) {
+			bpfkit_stack_key_fill(ctx, &start->key);
+			start->ts = bpf_ktime_get_ns();
+			if (bpf_map_update_elem(&offcputime_starts, &prev_tid,
+						start, BPF_ANY))
+				__sync_fetch_and_add(&offcputime_untimed, 1);
+		}
+	}
+
+	start = bpf_map_lookup_elem(&offcputime_starts, &next_tid);
+	if (!start)
+		return 0;
+	delta = bpf_ktime_get_ns() - start->ts;
+	if (delta >= min_ns && delta <= max_ns)
+		bpfkit_stack_count(&start->key, delta);
+	bpf_map_delete_elem(&offcputime_starts, &next_tid);
+	return 0;
+}

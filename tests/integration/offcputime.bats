@@ -1,0 +1,126 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0
+# offcputime: a helper blocked 1 s in read(2) on a pipe shows that time
+# under its own function and the kernel's pipe_read and schedule; -m, -M,
+# -j, --cgroup; bad options.
+
+bats_require_minimum_version 1.5.0
+load helpers
+
+setup() {
+	require_root
+	JOBS=()
+	CG=
+}
+
+eval "helpers_$(declare -f teardown)"
+teardown() {
+	local j i d
+	for j in "${JOBS[@]}"; do
+		kill -KILL "$j" 2>/dev/null || true
+	done
+	wait 2>/dev/null || true
+	for d in ${CG:+"$CG/child" "$CG-sibling" "$CG"}; do
+		for ((i = 0; i < 50; i++)); do
+			rmdir "$d" 2>/dev/null && break
+			sleep 0.1
+		done
+	done
+	helpers_teardown
+}
+
+# block [ARG...]: pipe-block, in cgroup $IN if set, waiting for its go
+# file ($GO); its pid in PID.
+block() {
+	GO=$BATS_TEST_TMPDIR/go
+	rm -f "$GO"
+	sh -c '[ -z "$1" ] || echo $$ >"$1/cgroup.procs" || exit 1
+		shift; exec "$@"' sh "${IN:-}" "$HELPERS/pipe-block" "$GO" "$@" \
+		>"$BATS_TEST_TMPDIR/pid" &
+	JOBS+=($!)
+	PID=$!
+	wait_for "$BATS_TEST_TMPDIR/pid" '^[0-9]+$'
+}
+
+# block_traced ARG...: offcputime -p PID ARG... while pipe-block (PID)
+# blocks 1 s; with IN set, offcputime ARG... only.
+block_traced() {
+	block
+	if [ -n "${IN:-}" ]; then
+		start_tool offcputime --cgroup "$CG" "$@"
+	else
+		start_tool offcputime -p "$PID" "$@"
+	fi
+	touch "$GO"
+	# The helper exits once its read returns, 1 s after the go.
+	local i
+	for ((i = 0; i < 100 * TIME_SCALE; i++)); do
+		kill -0 "$PID" 2>/dev/null || break
+		sleep 0.1
+	done
+	stop_tool
+	[ "$TOOL_STATUS" = 0 ]
+}
+
+# us_in REGEX: the microseconds of folded lines matching REGEX in $OUT.
+us_in() {
+	awk -v re="$1" '$0 ~ re { n += $NF } END { print n + 0 }' "$OUT"
+}
+
+@test "offcputime: 1 s blocked in read(2) on a pipe, under bk_block_read, pipe_read and schedule" {
+	block_traced
+	re=';main;bk_block_read;.*;(anon_)?pipe_read;.*schedule [0-9]+$'
+	grep -Eq "^pipe-block;([^;]+;)*main;bk_block_read;" "$OUT"
+	us=$(us_in "$re")
+	echo "# blocked in pipe_read: $us us" >&3
+	# The block lasts from the go's read to the child's write 1 s later,
+	# and a loaded machine may take a while to run the task again.
+	[ "$us" -ge 950000 ] && [ "$us" -le $((1000000 + 500000 * TIME_SCALE)) ]
+	# The tracing's own frames are left out of the kernel stacks.
+	refute grep -Eq 'bpf_prog_|bpf_trace_run' "$OUT"
+	grep -Eq '^offcputime: [0-9]+ blocks, 0 lost' "$ERR"
+}
+
+@test "offcputime: -m 500000 keeps the 1 s block only, -M 500000 leaves it out" {
+	block_traced -m 500000
+	[ "$(wc -l <"$OUT")" = 1 ]
+	[ "$(us_in 'pipe_read')" -ge 950000 ]
+	block_traced -M 500000
+	[ "$(us_in 'pipe_read')" = 0 ]
+}
+
+@test "offcputime: -j gives each stack's microseconds and frames" {
+	block_traced -j
+	jq -e . "$OUT" >/dev/null
+	tail -1 "$OUT" | jq -e '.type == "summary" and .blocks > 0 and .lost == 0'
+	jq -se --argjson pid "$PID" '[.[] | select(.type == null) |
+		select(any(.frames[]; .name == "bk_block_read"))] |
+		length > 0 and all(.pid == $pid and .us > 0) and
+		(map(.us) | add) >= 950000 and
+		all(.frames | any(.kind == "kernel" and (.name | test("^(anon_)?pipe_read$"))))' "$OUT"
+}
+
+@test "offcputime: --cgroup times a child cgroup's process, not its sibling's" {
+	root=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/mounts)
+	[ -n "$root" ] || skip "no cgroup v2 hierarchy mounted"
+	CG=$root/bpfkit-test-$$-$RANDOM
+	mkdir -p "$CG/child" "$CG-sibling"
+	IN=$CG-sibling block
+	other=$PID
+	touch "$GO"
+	IN=$CG/child block_traced -j
+	# The child cgroup's helper and the writer it forks there, not the
+	# sibling's helper, which blocks at the same time.
+	jq -se --argjson pid "$PID" --argjson other "$other" '[.[] | select(.type == null) | .pid] |
+		any(. == $pid) and all(. != $other)' "$OUT"
+	jq -se --argjson pid "$PID" '[.[] | select(.type == null and .pid == $pid) | .us] | add >= 950000' "$OUT"
+}
+
+@test "offcputime: bad options are refused in one line, exit 2" {
+	run -2 "$BIN/offcputime" -m 10 -M 5
+	[ "$output" = "offcputime: -M/--max-block-time 5 is below -m/--min-block-time 10; give a maximum at least the minimum" ]
+	run -2 "$BIN/offcputime" -m 0
+	[ "${#lines[@]}" = 1 ]
+	run -2 "$BIN/offcputime" -U -K
+	[ "${#lines[@]}" = 1 ]
+}

@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * offcputime: the time tasks spend off the CPU (blocked, sleeping or
+ * waiting to run again), by the stacks they left it with, symbolized, as
+ * folded stacks, top functions, JSON Lines or a flame graph.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include "cli.h"
+#include "diag.h"
+#include "run.h"
+#include "setup.h"
+#include "stacks.h"
+#include "offcputime.h"
+#include "offcputime.skel.h"
+
+static struct {
+	unsigned long min_us; /* -m */
+	unsigned long max_us; /* -M; 0: no limit */
+} env = { .min_us = 1 };
+
+static const struct argp_option own_options[] = {
+	{ "min-block-time", 'm', "US", 0,
+	  "Count only blocks of at least US microseconds (default 1)", 0 },
+	{ "max-block-time", 'M', "US", 0,
+	  "Count only blocks of at most US microseconds", 0 },
+	{},
+};
+
+static error_t parse_own(int key, char *arg, struct argp_state *state)
+{
+	switch (key) {
+	case 'm':
+		return bpfkit_parse_ulong("-m/--min-block-time", arg, 1,
+					  86400000000UL, &env.min_us);
+	case 'M':
+		return bpfkit_parse_ulong("-M/--max-block-time", arg, 1,
+					  86400000000UL, &env.max_us);
+	case ARGP_KEY_END:
+		if (env.max_us && env.max_us < env.min_us)
+			return bpfkit_usage_error(
+				"-M/--max-block-time %lu is below -m/--min-block-time %lu; give a maximum at least the minimum",
+				env.max_us, env.min_us);
+		return 0;
+	}
+	return ARGP_ERR_UNKNOWN;
+}
+
+static const struct bpfkit_tool tool = {
+	.name = "offcputime",
+	.doc = "Sum the time tasks spend off the CPU by the stacks they left it with.\n"
+	       "\v"
+	       "Prints folded stacks (comm;frame;...;frame microseconds), outermost\n"
+	       "frame first, the input of flamegraph.pl, speedscope and inferno.\n"
+	       "\n"
+	       "Examples:\n"
+	       "  offcputime -d 10            # every task, for 10 s\n"
+	       "  offcputime -p 185 -m 1000   # process 185, blocks of 1 ms or more\n"
+	       "  offcputime -d 5 --svg off.svg  # an off-CPU flame graph too\n"
+	       "  offcputime -K --top 10      # the 10 kernel functions blocked in most\n",
+	.options = BPFKIT_OPT_FILTERS | BPFKIT_OPT_JSON | BPFKIT_OPT_STACKS,
+	.own_options = own_options,
+	.own_parser = parse_own,
+};
+
+static const struct bpfkit_stacks_unit unit = {
+	.title = "offcputime",
+	.events = "blocks",
+	.name = "us",
+	.divisor = 1000,
+};
+
+int main(int argc, char **argv)
+{
+	struct bpfkit_stacks *stacks = NULL;
+	struct offcputime_bpf *skel = NULL;
+	struct bpfkit_tick tick;
+	int err;
+
+	/* Parse options; check privileges, tracefs and kernel BTF. */
+	bpfkit_setup(&tool, argc, argv);
+
+	/* Open the BPF object. */
+	skel = offcputime_bpf__open_opts(bpfkit_open_opts());
+	if (!skel) {
+		err = -errno;
+		bpfkit_fail("open BPF object", err);
+		goto cleanup;
+	}
+
+	/* Our limits and the stacks to take; load and verify. */
+	skel->rodata->min_ns = env.min_us * 1000;
+	if (env.max_us)
+		skel->rodata->max_ns = env.max_us * 1000;
+	bpfkit_stack_cfg_init(&skel->rodata->bpfkit_stack_cfg,
+			      &bpfkit_opts.stacks);
+	err = bpfkit_load(skel->skeleton, &skel->rodata->bpfkit_filter, NULL);
+	if (err)
+		goto cleanup;
+
+	err = bpfkit_stacks_open(&stacks, skel->obj, &bpfkit_opts.stacks, &unit,
+				 &skel->bss->bpfkit_stack_stats);
+	if (err)
+		goto cleanup;
+
+	/* Attach to sched_switch. */
+	err = bpfkit_attach(skel->skeleton, NULL, NULL, NULL);
+	if (err)
+		goto cleanup;
+
+	/* Until -d or a signal, reading new processes' maps. */
+	tick = bpfkit_stacks_tick(stacks);
+	err = bpfkit_run(NULL, &tick);
+	if (err)
+		goto cleanup;
+
+	/* Detach, so that the counts read are the final ones. */
+	offcputime_bpf__detach(skel);
+	err = bpfkit_stacks_report(stacks);
+	if (skel->bss->offcputime_untimed)
+		bpfkit_error(
+			"%llu blocks not timed: more than %d tasks off the CPU at once",
+			(unsigned long long)skel->bss->offcputime_untimed,
+			OFFCPUTIME_MAX_BLOCKED);
+
+cleanup:
+	bpfkit_stacks_free(stacks);
+	offcputime_bpf__destroy(skel);
+	return bpfkit_exit_code(err);
+}
