@@ -289,14 +289,23 @@ static __u64 shown(const struct bpfkit_stacks *r, __u64 count)
 	return r->unit.divisor > 1 ? count / r->unit.divisor : count;
 }
 
-static void print_folded(const struct bpfkit_stacks *r, const struct row *rows,
-			 size_t n)
+/*
+ * Each row is flushed as it is printed: a write that fails keeps its errno
+ * (a full disk says so, not EIO), and a reader gone (| head) ends the
+ * output at once. 1: the reader has gone; -errno: the write failed.
+ */
+static int print_folded(const struct bpfkit_stacks *r, const struct row *rows,
+			size_t n)
 {
 	size_t i;
+	int err = 0;
 
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n && !err; i++) {
 		printf("%s %llu\n", rows[i].folded,
 		       (unsigned long long)shown(r, rows[i].count));
+		err = bpfkit_output_flush();
+	}
+	return err;
 }
 
 static const char *kind_name(enum bpfkit_frame_kind kind)
@@ -306,15 +315,18 @@ static const char *kind_name(enum bpfkit_frame_kind kind)
 					     "user";
 }
 
-/* One object per unique stack: its process, count and frames, root first. */
-static void print_json(const struct bpfkit_stacks *r, const struct row *rows,
-		       size_t n)
+/*
+ * One object per unique stack: its process, count and frames, root first;
+ * flushed as print_folded's rows are.
+ */
+static int print_json(const struct bpfkit_stacks *r, const struct row *rows,
+		      size_t n)
 {
 	struct bpfkit_json j;
 	size_t i;
-	int k;
+	int k, err = 0;
 
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < n && !err; i++) {
 		const struct row *row = &rows[i];
 
 		bpfkit_json_begin(&j, stdout, NULL);
@@ -342,7 +354,9 @@ static void print_json(const struct bpfkit_stacks *r, const struct row *rows,
 		}
 		bpfkit_json_array_end(&j);
 		bpfkit_json_end(&j);
+		err = bpfkit_output_flush();
 	}
+	return err;
 }
 
 /* A function's count as the innermost frame of the stacks counted. */
@@ -719,15 +733,21 @@ int bpfkit_stacks_report(struct bpfkit_stacks *r)
 	}
 	/* JSON: one object per key, before the merge of equal lines. */
 	if (!r->opts.top && bpfkit_output_json())
-		print_json(r, r->rows, r->nrows);
+		err = print_json(r, r->rows, r->nrows);
 	r->nrows = merge_rows(r->rows, r->nrows);
 	if (r->opts.top)
 		err = print_top(r, r->rows, r->nrows);
 	else if (!bpfkit_output_json())
-		print_folded(r, r->rows, r->nrows);
+		err = print_folded(r, r->rows, r->nrows);
+	if (!err)
+		err = bpfkit_output_flush();
+	/* As event tools do, stop quietly once the reader has gone. */
+	if (err > 0)
+		return 0;
 	if (!err && r->opts.svg)
 		err = write_svg(r, r->rows, r->nrows);
-	summarize(r);
+	if (!err)
+		summarize(r);
 	return err;
 }
 
