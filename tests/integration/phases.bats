@@ -128,3 +128,16 @@ verified() {
 			"$BATS_TEST_TMPDIR/err"
 	done
 }
+
+@test "phases: user-probe tools read the registers without CO-RE, so libbpf loads no kernel BTF" {
+	# With vmlinux.h's struct pt_regs, BPF_KPROBE()'s register reads
+	# were CO-RE relocations, for which libbpf parsed the kernel BTF.
+	[ "$(uname -m)" = x86_64 ] || skip "the registers' fixed layout is x86-64's only"
+	local t
+	for t in bashreadline gethostlatency; do
+		phases "$t"
+		common_phases
+		grep -q "phase kernel BTF: .* (not loaded: nothing needs it)$" \
+			<<<"$PHASES"
+	done
+}
