@@ -12,6 +12,7 @@
 #include "bpfkit/channel.bpf.h"
 #include "bpfkit/filter.bpf.h"
 #include "bpfkit/net.bpf.h"
+#include "bpfkit/syscall.bpf.h"
 #include "bindsnoop.h"
 
 char LICENSE[] SEC("license") = "GPL";
@@ -36,7 +37,7 @@ struct {
 } bindsnoop_args SEC(".maps");
 
 SEC("tracepoint/syscalls/sys_enter_bind")
-int bind_enter(struct trace_event_raw_sys_enter *ctx)
+int bind_enter(struct bpfkit_sys_enter *ctx)
 {
 	__u32 tid = bpf_get_current_pid_tgid();
 	struct bind_args a = { .fd = ctx->args[0] };
@@ -74,7 +75,7 @@ static __always_inline void read_socket(struct bindsnoop_event *e,
 }
 
 SEC("tracepoint/syscalls/sys_exit_bind")
-int bind_exit(struct trace_event_raw_sys_exit *ctx)
+int bind_exit(struct bpfkit_sys_exit *ctx)
 {
 	__u64 pid_tgid = bpf_get_current_pid_tgid();
 	__u32 tid = pid_tgid;

@@ -10,6 +10,7 @@
 #include <bpf/bpf_core_read.h>
 #include "bpfkit/channel.bpf.h"
 #include "bpfkit/filter.bpf.h"
+#include "bpfkit/syscall.bpf.h"
 #include "execsnoop.h"
 
 char LICENSE[] SEC("license") = "GPL";
@@ -130,13 +131,13 @@ unreadable:
 }
 
 SEC("tracepoint/syscalls/sys_enter_execve")
-int enter_execve(struct trace_event_raw_sys_enter *ctx)
+int enter_execve(struct bpfkit_sys_enter *ctx)
 {
 	return stage(ctx->args[0], ctx->args[1], 0, 0);
 }
 
 SEC("tracepoint/syscalls/sys_enter_execveat")
-int enter_execveat(struct trace_event_raw_sys_enter *ctx)
+int enter_execveat(struct bpfkit_sys_enter *ctx)
 {
 	return stage(ctx->args[1], ctx->args[2], (int)ctx->args[0],
 		     EXECSNOOP_EXECVEAT);
@@ -227,13 +228,13 @@ out:
 }
 
 SEC("tracepoint/syscalls/sys_exit_execve")
-int exit_execve(struct trace_event_raw_sys_exit *ctx)
+int exit_execve(struct bpfkit_sys_exit *ctx)
 {
 	return finish(ctx, ctx->ret);
 }
 
 SEC("tracepoint/syscalls/sys_exit_execveat")
-int exit_execveat(struct trace_event_raw_sys_exit *ctx)
+int exit_execveat(struct bpfkit_sys_exit *ctx)
 {
 	return finish(ctx, ctx->ret);
 }

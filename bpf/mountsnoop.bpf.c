@@ -150,13 +150,13 @@ out:
  */
 #define MOUNT_CALL(name, call, ...)                              \
 	SEC("tracepoint/syscalls/sys_enter_" #name)              \
-	int name##_enter(struct trace_event_raw_sys_enter *ctx)  \
+	int name##_enter(struct bpfkit_sys_enter *ctx)           \
 	{                                                        \
 		struct mount_args a = { { __VA_ARGS__ }, call }; \
 		return enter(&a);                                \
 	}                                                        \
 	SEC("tracepoint/syscalls/sys_exit_" #name)               \
-	int name##_exit(struct trace_event_raw_sys_exit *ctx)    \
+	int name##_exit(struct bpfkit_sys_exit *ctx)             \
 	{                                                        \
 		return leave(ctx, ctx->ret);                     \
 	}

@@ -82,43 +82,52 @@ out:
 }
 
 SEC("tracepoint/syscalls/sys_enter_open")
-int open_enter(struct trace_event_raw_sys_enter *ctx)
+int open_enter(struct bpfkit_sys_enter *ctx)
 {
 	return enter(ctx->args[0], ctx->args[1], ctx->args[2], OPENSNOOP_OPEN);
 }
 
 SEC("tracepoint/syscalls/sys_enter_openat")
-int openat_enter(struct trace_event_raw_sys_enter *ctx)
+int openat_enter(struct bpfkit_sys_enter *ctx)
 {
 	return enter(ctx->args[1], ctx->args[2], ctx->args[3],
 		     OPENSNOOP_OPENAT);
 }
 
-SEC("tracepoint/syscalls/sys_enter_openat2")
-int openat2_enter(struct trace_event_raw_sys_enter *ctx)
-{
-	struct open_how how = {};
+/*
+ * The head of openat2(2)'s struct open_how, at the layout its UAPI fixes
+ * (linux/openat2.h); vmlinux.h's would cost a CO-RE relocation, and with
+ * it libbpf's parse of the kernel BTF, which nothing else here needs.
+ */
+struct open_how_head {
+	__u64 flags;
+	__u64 mode;
+};
 
-	/* The flags live in user memory: struct open_how. */
-	bpf_probe_read_user(&how, sizeof(how.flags) + sizeof(how.mode),
-			    (const void *)ctx->args[2]);
+SEC("tracepoint/syscalls/sys_enter_openat2")
+int openat2_enter(struct bpfkit_sys_enter *ctx)
+{
+	struct open_how_head how = {};
+
+	/* The flags live in user memory. */
+	bpf_probe_read_user(&how, sizeof(how), (const void *)ctx->args[2]);
 	return enter(ctx->args[1], how.flags, how.mode, OPENSNOOP_OPENAT2);
 }
 
 SEC("tracepoint/syscalls/sys_exit_open")
-int open_exit(struct trace_event_raw_sys_exit *ctx)
+int open_exit(struct bpfkit_sys_exit *ctx)
 {
 	return leave(ctx, ctx->ret);
 }
 
 SEC("tracepoint/syscalls/sys_exit_openat")
-int openat_exit(struct trace_event_raw_sys_exit *ctx)
+int openat_exit(struct bpfkit_sys_exit *ctx)
 {
 	return leave(ctx, ctx->ret);
 }
 
 SEC("tracepoint/syscalls/sys_exit_openat2")
-int openat2_exit(struct trace_event_raw_sys_exit *ctx)
+int openat2_exit(struct bpfkit_sys_exit *ctx)
 {
 	return leave(ctx, ctx->ret);
 }

@@ -109,37 +109,37 @@ int signal_generate(struct trace_event_raw_signal_generate *ctx)
 }
 
 SEC("tracepoint/syscalls/sys_enter_kill")
-int kill_entry(struct trace_event_raw_sys_enter *ctx)
+int kill_entry(struct bpfkit_sys_enter *ctx)
 {
 	return kill_enter(ctx->args[0], ctx->args[1]);
 }
 
 SEC("tracepoint/syscalls/sys_enter_tkill")
-int tkill_entry(struct trace_event_raw_sys_enter *ctx)
+int tkill_entry(struct bpfkit_sys_enter *ctx)
 {
 	return kill_enter(ctx->args[0], ctx->args[1]);
 }
 
 SEC("tracepoint/syscalls/sys_enter_tgkill")
-int tgkill_entry(struct trace_event_raw_sys_enter *ctx)
+int tgkill_entry(struct bpfkit_sys_enter *ctx)
 {
 	return kill_enter(ctx->args[1], ctx->args[2]);
 }
 
 SEC("tracepoint/syscalls/sys_exit_kill")
-int kill_return(struct trace_event_raw_sys_exit *ctx)
+int kill_return(struct bpfkit_sys_exit *ctx)
 {
 	return kill_exit(ctx, ctx->ret);
 }
 
 SEC("tracepoint/syscalls/sys_exit_tkill")
-int tkill_return(struct trace_event_raw_sys_exit *ctx)
+int tkill_return(struct bpfkit_sys_exit *ctx)
 {
 	return kill_exit(ctx, ctx->ret);
 }
 
 SEC("tracepoint/syscalls/sys_exit_tgkill")
-int tgkill_return(struct trace_event_raw_sys_exit *ctx)
+int tgkill_return(struct bpfkit_sys_exit *ctx)
 {
 	return kill_exit(ctx, ctx->ret);
 }

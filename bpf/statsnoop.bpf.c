@@ -82,87 +82,87 @@ out:
 }
 
 SEC("tracepoint/syscalls/sys_enter_newstat")
-int newstat_enter(struct trace_event_raw_sys_enter *ctx)
+int newstat_enter(struct bpfkit_sys_enter *ctx)
 {
 	return enter(ctx->args[0], AT_FDCWD, 0, STATSNOOP_STAT);
 }
 
 SEC("tracepoint/syscalls/sys_enter_stat")
-int stat_enter(struct trace_event_raw_sys_enter *ctx)
+int stat_enter(struct bpfkit_sys_enter *ctx)
 {
 	return enter(ctx->args[0], AT_FDCWD, 0, STATSNOOP_STAT);
 }
 
 SEC("tracepoint/syscalls/sys_enter_newlstat")
-int newlstat_enter(struct trace_event_raw_sys_enter *ctx)
+int newlstat_enter(struct bpfkit_sys_enter *ctx)
 {
 	return enter(ctx->args[0], AT_FDCWD, 0, STATSNOOP_LSTAT);
 }
 
 SEC("tracepoint/syscalls/sys_enter_lstat")
-int lstat_enter(struct trace_event_raw_sys_enter *ctx)
+int lstat_enter(struct bpfkit_sys_enter *ctx)
 {
 	return enter(ctx->args[0], AT_FDCWD, 0, STATSNOOP_LSTAT);
 }
 
 SEC("tracepoint/syscalls/sys_enter_newfstatat")
-int newfstatat_enter(struct trace_event_raw_sys_enter *ctx)
+int newfstatat_enter(struct bpfkit_sys_enter *ctx)
 {
 	return enter(ctx->args[1], ctx->args[0], ctx->args[3],
 		     STATSNOOP_FSTATAT);
 }
 
 SEC("tracepoint/syscalls/sys_enter_fstatat64")
-int fstatat64_enter(struct trace_event_raw_sys_enter *ctx)
+int fstatat64_enter(struct bpfkit_sys_enter *ctx)
 {
 	return enter(ctx->args[1], ctx->args[0], ctx->args[3],
 		     STATSNOOP_FSTATAT);
 }
 
 SEC("tracepoint/syscalls/sys_enter_statx")
-int statx_enter(struct trace_event_raw_sys_enter *ctx)
+int statx_enter(struct bpfkit_sys_enter *ctx)
 {
 	return enter(ctx->args[1], ctx->args[0], ctx->args[2], STATSNOOP_STATX);
 }
 
 SEC("tracepoint/syscalls/sys_exit_newstat")
-int newstat_exit(struct trace_event_raw_sys_exit *ctx)
+int newstat_exit(struct bpfkit_sys_exit *ctx)
 {
 	return leave(ctx, ctx->ret);
 }
 
 SEC("tracepoint/syscalls/sys_exit_stat")
-int stat_exit(struct trace_event_raw_sys_exit *ctx)
+int stat_exit(struct bpfkit_sys_exit *ctx)
 {
 	return leave(ctx, ctx->ret);
 }
 
 SEC("tracepoint/syscalls/sys_exit_newlstat")
-int newlstat_exit(struct trace_event_raw_sys_exit *ctx)
+int newlstat_exit(struct bpfkit_sys_exit *ctx)
 {
 	return leave(ctx, ctx->ret);
 }
 
 SEC("tracepoint/syscalls/sys_exit_lstat")
-int lstat_exit(struct trace_event_raw_sys_exit *ctx)
+int lstat_exit(struct bpfkit_sys_exit *ctx)
 {
 	return leave(ctx, ctx->ret);
 }
 
 SEC("tracepoint/syscalls/sys_exit_newfstatat")
-int newfstatat_exit(struct trace_event_raw_sys_exit *ctx)
+int newfstatat_exit(struct bpfkit_sys_exit *ctx)
 {
 	return leave(ctx, ctx->ret);
 }
 
 SEC("tracepoint/syscalls/sys_exit_fstatat64")
-int fstatat64_exit(struct trace_event_raw_sys_exit *ctx)
+int fstatat64_exit(struct bpfkit_sys_exit *ctx)
 {
 	return leave(ctx, ctx->ret);
 }
 
 SEC("tracepoint/syscalls/sys_exit_statx")
-int statx_exit(struct trace_event_raw_sys_exit *ctx)
+int statx_exit(struct bpfkit_sys_exit *ctx)
 {
 	return leave(ctx, ctx->ret);
 }

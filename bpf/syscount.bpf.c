@@ -6,6 +6,7 @@
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
 #include "bpfkit/filter.bpf.h"
+#include "bpfkit/syscall.bpf.h"
 #include "syscount.h"
 
 char LICENSE[] SEC("license") = "GPL";
@@ -52,7 +53,7 @@ static __always_inline __u8 kind(long nr)
 }
 
 SEC("tracepoint/raw_syscalls/sys_enter")
-int sys_enter(struct trace_event_raw_sys_enter *ctx)
+int sys_enter(struct bpfkit_sys_enter *ctx)
 {
 	__u32 tid = bpf_get_current_pid_tgid();
 	__u64 ts;
@@ -66,7 +67,7 @@ int sys_enter(struct trace_event_raw_sys_enter *ctx)
 }
 
 SEC("tracepoint/raw_syscalls/sys_exit")
-int sys_exit(struct trace_event_raw_sys_exit *ctx)
+int sys_exit(struct bpfkit_sys_exit *ctx)
 {
 	__u64 pid_tgid = bpf_get_current_pid_tgid();
 	struct syscount_val *v, zero = {};

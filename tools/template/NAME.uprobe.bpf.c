@@ -2,7 +2,7 @@
 /* @NAME@: send pid, uid and command at every call of @PROBE@(). */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
-#include <bpf/bpf_tracing.h>
+#include "bpfkit/uprobe.bpf.h"
 #include "bpfkit/channel.bpf.h"
 #include "bpfkit/filter.bpf.h"
 #include "@NAME@.h"

@@ -2,6 +2,7 @@
 /* @NAME@: send pid, uid and command at every USDT probe @PROVIDER@:@PROBE@. */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
+#include "bpfkit/uprobe.bpf.h"
 #include <bpf/usdt.bpf.h>
 #include "bpfkit/channel.bpf.h"
 #include "bpfkit/filter.bpf.h"

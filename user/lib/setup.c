@@ -129,6 +129,7 @@ static int resize_test_map(struct bpf_object *obj,
 static struct {
 	libbpf_print_fn_t print;
 	double btf_ms, maps_ms;
+	bool btf_loaded; /* libbpf loads it only for CO-RE and BTF programs */
 	int maps;
 } load_clock;
 
@@ -137,6 +138,7 @@ static int stamp_print(enum libbpf_print_level level, const char *fmt,
 {
 	if (strstr(fmt, "loading kernel BTF '")) {
 		load_clock.btf_ms = bpfkit_clock_ms();
+		load_clock.btf_loaded = true;
 	} else if (strstr(fmt, "': created successfully")) {
 		load_clock.maps_ms = bpfkit_clock_ms();
 		load_clock.maps++;
@@ -212,12 +214,16 @@ static int load_timed(struct bpf_object_skeleton *s)
 		return bpf_object__load_skeleton(s);
 	logs = stats_logs(s);
 	load_clock.btf_ms = load_clock.maps_ms = start;
+	load_clock.btf_loaded = false;
 	load_clock.maps = 0;
 	load_clock.print = libbpf_set_print(stamp_print);
 	err = bpf_object__load_skeleton(s);
 	libbpf_set_print(load_clock.print);
 	if (!err) {
-		bpfkit_phase_line("kernel BTF", load_clock.btf_ms - start, "");
+		bpfkit_phase_line("kernel BTF", load_clock.btf_ms - start,
+				  load_clock.btf_loaded ?
+					  "" :
+					  " (not loaded: nothing needs it)");
 		snprintf(detail, sizeof(detail), " (%d created)",
 			 load_clock.maps);
 		bpfkit_phase_line(
