@@ -11,7 +11,8 @@
 #            libdw-dev: the symbols room, elfutils' libdwfl),
 #            binutils (new-tool checks symbols and SDT notes with nm, readelf)
 #   test     everything `make test` runs: cmocka, bats, jq, the fuzzer's
-#            runtime for clang 14, valgrind, clang-format, cpio (new-tool.bats
+#            runtime for clang 14, valgrind, gdb (channel.bats times a signal
+#            with it), clang-format, cpio (new-tool.bats
 #            copies the tree with it), util-linux's unshare and setpriv,
 #            man-db (install.bats checks the man pages as lintian does),
 #            systemtap-sdt-dev (<sys/sdt.h> for the USDT test helpers),
@@ -21,7 +22,8 @@
 #            a real Prometheus server and node_exporter's textfile collector),
 #            iproute2 and nftables (the TCP tools' tests: network namespaces,
 #            veth pairs, netem delays and drop rules inside them),
-#            libxml2-utils (profile.bats checks the flame graph with xmllint)
+#            libxml2-utils and chromium (profile.bats checks the flame graph
+#            with xmllint and renders it headless)
 #   clang19  clang-19 and its sanitizer/libFuzzer runtime (CLANG=clang-19)
 #   vm       QEMU and what tools/vm-run packs into the guest's initramfs
 #   bench    the peers make bench measures against, and gnuplot
@@ -45,7 +47,7 @@ pkgs=
 for group in "$@"; do
 	case $group in
 	build) pkgs="$pkgs make gcc binutils libc6-dev clang llvm bpftool libbpf-dev libelf-dev libdw-dev zlib1g-dev libzstd-dev pkg-config linux-libc-dev" ;;
-	test) pkgs="$pkgs libcmocka-dev bats jq util-linux procps libclang-rt-dev valgrind gdb clang-format cpio man-db systemtap-sdt-dev python3 prometheus prometheus-node-exporter curl iproute2 nftables libxml2-utils" ;;
+	test) pkgs="$pkgs libcmocka-dev bats jq util-linux procps libclang-rt-dev valgrind gdb clang-format cpio man-db systemtap-sdt-dev python3 prometheus prometheus-node-exporter curl iproute2 nftables libxml2-utils chromium" ;;
 	clang19) pkgs="$pkgs clang-19 libclang-rt-19-dev" ;;
 	vm) pkgs="$pkgs qemu-system-x86 busybox-static kmod cpio xz-utils" ;;
 	bench) pkgs="$pkgs libbpf-tools bpftrace gnuplot-nox" ;;
