@@ -469,7 +469,8 @@ int bpfkit_hist_report(struct bpfkit_hist_reader *r)
 
 	n = take_all(r);
 	sort_keys = r->keys.compare;
-	qsort(r->entries, n, r->entry_size, by_entry);
+	if (n)
+		qsort(r->entries, n, r->entry_size, by_entry);
 	r->intervals++;
 	if (!bpfkit_output_json()) {
 		if (r->intervals > 1)

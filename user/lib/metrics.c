@@ -297,6 +297,9 @@ static void settle(struct bpfkit_metrics *m, struct family *f)
 {
 	size_t i, kept = 0;
 
+	f->folded = 0;
+	if (!f->n)
+		return; /* nothing scraped (qsort must not see a NULL array) */
 	qsort(f->series, f->n, sizeof(*f->series), by_labels);
 	for (i = 0; i < f->n; i++) {
 		if (kept &&
@@ -310,7 +313,6 @@ static void settle(struct bpfkit_metrics *m, struct family *f)
 	f->n = kept;
 	sorting = f;
 	qsort(f->series, f->n, sizeof(*f->series), by_weight);
-	f->folded = 0;
 	if (!m->max_series || f->n <= m->max_series)
 		return;
 	kept = m->max_series;

@@ -270,6 +270,8 @@ static size_t merge_rows(struct row *rows, size_t n)
 {
 	size_t i, m = 0;
 
+	if (!n)
+		return 0; /* no rows (qsort must not see a NULL array) */
 	qsort(rows, n, sizeof(*rows), by_folded);
 	for (i = 0; i < n; i++) {
 		if (m && !strcmp(rows[m - 1].folded, rows[i].folded)) {
@@ -399,7 +401,8 @@ static int print_top(const struct bpfkit_stacks *r, const struct row *rows,
 			fns[nfns++].frame = leaf;
 		fns[k].count += rows[i].count;
 	}
-	qsort(fns, nfns, sizeof(*fns), by_top_count);
+	if (nfns)
+		qsort(fns, nfns, sizeof(*fns), by_top_count);
 	if (!bpfkit_output_json())
 		printf("%7s %12s  %s\n", "PCT", r->unit.name, "FUNCTION");
 	for (i = 0; i < nfns && i < r->opts.top; i++) {

@@ -204,8 +204,9 @@ static void load_kallsyms(struct bpfkit_syms *s)
 			break;
 	}
 	fclose(f);
-	qsort(s->kernel.syms, s->kernel.n, sizeof(*s->kernel.syms),
-	      cmp_range_sym);
+	if (s->kernel.n)
+		qsort(s->kernel.syms, s->kernel.n, sizeof(*s->kernel.syms),
+		      cmp_range_sym);
 }
 
 /* PID's perf map, "START SIZE NAME" in hex, as JIT runtimes write it. */
@@ -234,7 +235,9 @@ static void load_perf_map(struct bpfkit_syms *s, struct proc *p)
 			break;
 	}
 	fclose(f);
-	qsort(p->jit.syms, p->jit.n, sizeof(*p->jit.syms), cmp_range_sym);
+	if (p->jit.n)
+		qsort(p->jit.syms, p->jit.n, sizeof(*p->jit.syms),
+		      cmp_range_sym);
 }
 
 struct bpfkit_syms *bpfkit_syms_new(const struct bpfkit_syms_opts *opts)
@@ -508,8 +511,9 @@ static struct file_syms *read_file_syms(struct bpfkit_syms *s, Dwfl_Module *mod,
 									0))
 			break;
 	}
-	qsort(fs->table.syms, fs->table.n, sizeof(*fs->table.syms),
-	      cmp_range_sym);
+	if (fs->table.n)
+		qsort(fs->table.syms, fs->table.n, sizeof(*fs->table.syms),
+		      cmp_range_sym);
 	fs->next = s->files;
 	s->files = fs;
 	return fs;
