@@ -22,8 +22,8 @@
 #            a real Prometheus server and node_exporter's textfile collector),
 #            iproute2 and nftables (the TCP tools' tests: network namespaces,
 #            veth pairs, netem delays and drop rules inside them),
-#            libxml2-utils and chromium (profile.bats checks the flame graph
-#            with xmllint and renders it headless)
+#            libxml2-utils, chromium and nodejs (profile.bats checks the flame
+#            graph with xmllint, renders it headless, names node's JIT code)
 #   clang19  clang-19 and its sanitizer/libFuzzer runtime (CLANG=clang-19)
 #   vm       QEMU and what tools/vm-run packs into the guest's initramfs
 #   bench    the peers make bench measures against, and gnuplot
@@ -47,7 +47,7 @@ pkgs=
 for group in "$@"; do
 	case $group in
 	build) pkgs="$pkgs make gcc binutils libc6-dev clang llvm bpftool libbpf-dev libelf-dev libdw-dev zlib1g-dev libzstd-dev pkg-config linux-libc-dev" ;;
-	test) pkgs="$pkgs libcmocka-dev bats jq util-linux procps libclang-rt-dev valgrind gdb clang-format cpio man-db systemtap-sdt-dev python3 prometheus prometheus-node-exporter curl iproute2 nftables libxml2-utils chromium" ;;
+	test) pkgs="$pkgs libcmocka-dev bats jq util-linux procps libclang-rt-dev valgrind gdb clang-format cpio man-db systemtap-sdt-dev python3 prometheus prometheus-node-exporter curl iproute2 nftables libxml2-utils chromium nodejs" ;;
 	clang19) pkgs="$pkgs clang-19 libclang-rt-19-dev" ;;
 	vm) pkgs="$pkgs qemu-system-x86 busybox-static kmod cpio xz-utils" ;;
 	bench) pkgs="$pkgs libbpf-tools bpftrace gnuplot-nox" ;;
