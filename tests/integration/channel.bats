@@ -320,19 +320,18 @@ head_in_storm() {
 # passes and --latency 60 s under gdb, which sends SIGTERM when the loop
 # is about to wait: at the entry of epoll_wait() or epoll_pwait(), past the
 # loop's stop check. The wait must end at once, not after the latency: the
-# whole run takes 20 s at most (both times TIME_SCALE: gdb under QEMU's
-# emulation took over 30 s to get there once).
+# whole run takes 15 s (times TIME_SCALE, under the 60 s even in QEMU's
+# emulation, where gdb took over 30 s to get there once) at most.
 sigterm_at_wait() {
 	command -v gdb >/dev/null || skip "needs gdb to time the signal"
-	run timeout $((20 * TIME_SCALE)) gdb -q -batch -nx \
+	run timeout $((15 * TIME_SCALE)) gdb -q -batch -nx \
 		-ex 'set breakpoint pending on' \
 		-ex 'handle SIGTERM nostop noprint pass' \
 		-ex 'break epoll_wait' -ex 'break epoll_pwait' -ex run \
 		-ex delete -ex 'signal SIGTERM' \
-		--args "$BIN/hello-buffer" -c "$(unique_comm)" \
-		--latency $((60000 * TIME_SCALE)) "$@"
+		--args "$BIN/hello-buffer" -c "$(unique_comm)" --latency 60000 "$@"
 	[ "$status" = 0 ] || {
-		echo "# gdb exit $status (124: still waiting after $((20 * TIME_SCALE)) s)" >&3
+		echo "# gdb exit $status (124: still waiting after $((15 * TIME_SCALE)) s)" >&3
 		return 1
 	}
 	[[ $output == *"hello-buffer: 0 events, 0 lost"* ]]
