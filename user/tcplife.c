@@ -127,8 +127,7 @@ int main(int argc, char **argv)
 
 	/* Set our own filters. */
 	f = &bpfkit_opts.filter;
-	skel->rodata->filtered = f->pid || f->uid != BPFKIT_ANY_UID ||
-				 f->cgroup_id || f->comm[0];
+	skel->rodata->filtered = bpfkit_filter_narrows(f);
 	skel->rodata->lports = env.lports;
 	skel->rodata->rports = env.rports;
 	bpfkit_net_cfg_init(&skel->rodata->bpfkit_net_cfg);

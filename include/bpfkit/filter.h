@@ -10,6 +10,10 @@
 
 #include "bpfkit/types.h"
 
+#ifndef __VMLINUX_H__
+#include <stdbool.h>
+#endif
+
 #define BPFKIT_ANY_UID ((__u32)-1)
 
 struct bpfkit_filter {
@@ -24,5 +28,11 @@ struct bpfkit_filter {
 	{                             \
 		.uid = BPFKIT_ANY_UID \
 	}
+
+/* Whether the filter leaves any task out (a -p, -u, -c or --cgroup given). */
+static inline bool bpfkit_filter_narrows(const struct bpfkit_filter *f)
+{
+	return f->pid || f->uid != BPFKIT_ANY_UID || f->cgroup_id || f->comm[0];
+}
 
 #endif /* BPFKIT_FILTER_H */
