@@ -2,7 +2,8 @@
 /*
  * tcpconnect: print every active TCP connect with the connecting process,
  * the flow and the outcome (established, refused, timeout); -C counts
- * connects per destination and prints them at exit instead.
+ * connects per destination and prints them at exit instead; --metrics
+ * serves those counts at every scrape.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -13,6 +14,7 @@
 #include "cli.h"
 #include "diag.h"
 #include "kernel.h"
+#include "metrics.h"
 #include "net.h"
 #include "output.h"
 #include "run.h"
@@ -91,7 +93,7 @@ static const char *result_name(const struct tcpconnect_event *e)
 	return strerrorname_np(e->error) ?: "error";
 }
 
-/* Connects per destination (-C). */
+/* Connects per destination (-C, --metrics). */
 struct dest_count {
 	int family;
 	__u8 daddr[16];
@@ -134,6 +136,37 @@ found:
 	if (e->state != BPFKIT_TCP_ESTABLISHED)
 		d->failed++;
 	return 0;
+}
+
+/*
+ * A scrape: connects and failed connects per destination, as -C prints them.
+ */
+static int fill_metrics(struct bpfkit_metrics *m, void *ctx)
+{
+	char addr[INET6_ADDRSTRLEN], port[8];
+	const char *labels[] = { "daddr", addr, "dport", port, NULL };
+	size_t i;
+	int pass, err = 0;
+
+	for (pass = 0; pass < 2 && !err; pass++) {
+		err = bpfkit_metrics_family(
+			m,
+			pass ? "bpfkit_tcpconnect_failed_connects_total" :
+			       "bpfkit_tcpconnect_connects_total",
+			BPFKIT_COUNTER,
+			pass ? "Active TCP connects refused or timed out, by destination" :
+			       "Active TCP connects, by destination");
+		for (i = 0; i < dests.n && !err; i++) {
+			const struct dest_count *d = &dests.v[i];
+
+			bpfkit_addr_str(d->family, d->daddr, addr,
+					sizeof(addr));
+			snprintf(port, sizeof(port), "%u", d->dport);
+			err = bpfkit_metrics_add(
+				m, labels, pass ? d->failed : d->connects);
+		}
+	}
+	return err;
 }
 
 static void print_counts(void)
@@ -194,13 +227,13 @@ static enum bpfkit_verdict print_event(void *ctx, const void *data, size_t size)
 	/* Records come whole; perf may pad the end. */
 	if (size < sizeof(*e))
 		return BPFKIT_UNREADABLE;
-	if (env.count) {
-		if (count_event(e)) {
-			bpfkit_fail("count connects", -ENOMEM);
-			bpfkit_stop();
-		}
+	if ((env.count || bpfkit_metrics_enabled()) && count_event(e)) {
+		bpfkit_fail("count connects", -ENOMEM);
+		bpfkit_stop();
 		return BPFKIT_SHOWN;
 	}
+	if (env.count)
+		return BPFKIT_SHOWN;
 	if (bpfkit_output_json()) {
 		print_json(e);
 		return BPFKIT_SHOWN;
@@ -254,6 +287,9 @@ int main(int argc, char **argv)
 	err = bpfkit_attach(skel->skeleton, print_event, NULL, &ch);
 	if (err)
 		goto cleanup;
+
+	/* Serve the counts per destination with --metrics. */
+	bpfkit_metrics_source(fill_metrics, NULL);
 
 	/* Print the header (none for -C), then events until the end. */
 	if (env.uid_column && !env.count)

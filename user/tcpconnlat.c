@@ -137,6 +137,9 @@ int main(int argc, char **argv)
 		goto cleanup;
 
 	if (env.histogram) {
+		keys.metric = "bpfkit_tcpconnlat_connect_latency_seconds";
+		keys.metric_help =
+			"TCP connect latency, SYN_SENT to ESTABLISHED";
 		err = bpfkit_hist_open(&hists,
 				       bpf_map__fd(skel->maps.tcpconnlat_hists),
 				       &keys, &skel->bss->bpfkit_hist_missed) ?:

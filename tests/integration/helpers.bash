@@ -79,6 +79,16 @@ unique_comm() {
 	echo "bk$$-$RANDOM" | cut -c1-15
 }
 
+# free_port: a loopback TCP port nothing listens on now.
+free_port() {
+	python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
+# scrape PORT [PATH]: the body of GET PATH (default /metrics), or fail.
+scrape() {
+	curl -sf --max-time "$((5 * TIME_SCALE))" "http://127.0.0.1:$1${2:-/metrics}"
+}
+
 # Never leave a tool running after a test.
 teardown() {
 	if [ -n "${TOOL_PID:-}" ]; then

@@ -4,7 +4,7 @@
 # to a port nothing listens on (refused), over IPv4 and IPv6, and in a
 # network namespace of the test's own to a port whose SYNs a drop rule eats
 # (timeout); each arrives with the connecting pid, ports and result; -x,
-# -P, -4/-6, -U, -C and -j.
+# -P, -4/-6, -U, -C, --metrics and -j.
 
 bats_require_minimum_version 1.5.0
 load helpers
@@ -124,6 +124,30 @@ row() {
 	grep -Eq "^127\.0\.0\.1 +$DPORT +1 +0$" "$OUT"
 	grep -Eq "^127\.0\.0\.1 +$CLOSED +2 +2$" "$OUT"
 	grep -Eq '^tcpconnect: 5 events, 0 lost$' "$ERR"
+}
+
+@test "tcpconnect: --metrics serves connects and failed connects per destination" {
+	local port body i
+	port=$(free_port)
+	start_tool tcpconnect --metrics "127.0.0.1:$port" -c "$COMM"
+	connects 127.0.0.1
+	trigger "$COMM" dial 127.0.0.1 "$CLOSED" 0
+	# Both refusals are counted once the second one's record is read.
+	for ((i = 0; i < 50 * TIME_SCALE; i++)); do
+		body=$(scrape "$port")
+		grep -qx "bpfkit_tcpconnect_connects_total{daddr=\"127.0.0.1\",dport=\"$CLOSED\"} 2" <<<"$body" && break
+		sleep 0.2
+	done
+	grep -qx "bpfkit_tcpconnect_connects_total{daddr=\"127.0.0.1\",dport=\"$CLOSED\"} 2" <<<"$body"
+	grep -qx "bpfkit_tcpconnect_failed_connects_total{daddr=\"127.0.0.1\",dport=\"$CLOSED\"} 2" <<<"$body"
+	grep -qx "bpfkit_tcpconnect_connects_total{daddr=\"127.0.0.1\",dport=\"$DPORT\"} 1" <<<"$body"
+	grep -qx "bpfkit_tcpconnect_failed_connects_total{daddr=\"127.0.0.1\",dport=\"$DPORT\"} 0" <<<"$body"
+	[ "$(grep -c '^bpfkit_tcpconnect_connects_total{' <<<"$body")" = 2 ]
+	grep -qx 'bpfkit_events_total 3' <<<"$body"
+	stop_tool
+	[ "$TOOL_STATUS" = 0 ]
+	# Metrics mode prints no connect lines without --print.
+	[ ! -s "$OUT" ]
 }
 
 @test "tcpconnect: -4 with -6, a bad port list: one line, exit 2" {

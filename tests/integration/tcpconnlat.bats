@@ -65,6 +65,24 @@ setup() {
 		.[0].unit == "usecs"' "$OUT"
 }
 
+@test "tcpconnlat: -H --metrics serves the histogram, its _count every connect" {
+	local port body i
+	port=$(free_port)
+	start_tool tcpconnlat -H --metrics "127.0.0.1:$port" -c "$COMM"
+	for _ in 1 2 3 4; do
+		trigger "$COMM" connect 127.0.0.1
+	done
+	for ((i = 0; i < 50 * TIME_SCALE; i++)); do
+		body=$(scrape "$port")
+		grep -qx 'bpfkit_tcpconnlat_connect_latency_seconds_count 4' <<<"$body" && break
+		sleep 0.2
+	done
+	grep -qx 'bpfkit_tcpconnlat_connect_latency_seconds_count 4' <<<"$body"
+	grep -qx 'bpfkit_tcpconnlat_connect_latency_seconds_bucket{le="+Inf"} 4' <<<"$body"
+	stop_tool
+	[ "$TOOL_STATUS" = 0 ]
+}
+
 @test "tcpconnlat: an interval without -H exits 2 with one line" {
 	run --separate-stderr "$BIN/tcpconnlat" 1
 	[ "$status" = 2 ] && [ -z "$output" ]
