@@ -17,4 +17,29 @@ struct exitsnoop_event {
 	char comm[BPFKIT_COMM_LEN];
 };
 
+/*
+ * The kernel struct members the BPF side reads: X(struct, member, bytes
+ * read). It reads them at the byte offsets user space finds in the
+ * kernel's BTF at start (struct exitsnoop_layout), without CO-RE, so that
+ * libbpf does not parse and search the whole kernel BTF at load;
+ * bpf/layout/exitsnoop.bpf.c names them in CO-RE relocations for
+ * 'make min-btf' to keep them.
+ */
+#define EXITSNOOP_MEMBERS(X)                         \
+	X(task_struct, signal, sizeof(void *))       \
+	X(task_struct, exit_code, 4)                 \
+	X(task_struct, start_time, 8)                \
+	X(task_struct, group_leader, sizeof(void *)) \
+	X(task_struct, real_parent, sizeof(void *))  \
+	X(task_struct, tgid, 4)                      \
+	X(signal_struct, live, 4) /* atomic_t */     \
+	X(signal_struct, flags, 4)                   \
+	X(signal_struct, group_exit_code, 4)
+
+/* Their byte offsets: task_struct_signal, ..., signal_struct_live, ... */
+#define EXITSNOOP_OFFSET(type, member, size) __u32 type##_##member;
+struct exitsnoop_layout {
+	EXITSNOOP_MEMBERS(EXITSNOOP_OFFSET)
+};
+
 #endif /* EXITSNOOP_H */

@@ -10,6 +10,7 @@
 #include "channel.h"
 #include "cli.h"
 #include "diag.h"
+#include "kernel.h"
 #include "names.h"
 #include "output.h"
 #include "run.h"
@@ -124,6 +125,51 @@ static enum bpfkit_verdict print_event(void *ctx, const void *data, size_t size)
 	return BPFKIT_SHOWN;
 }
 
+/* Why bpfkit_btf_member_offsets() refused a member, for its error line. */
+static const char *layout_problem(int err)
+{
+	switch (err) {
+	case -ENOENT:
+		return "not there";
+	case -ERANGE:
+		return "not the size exitsnoop reads";
+	case -EINVAL:
+		return "not BTF";
+	}
+	return strerror(-err);
+}
+
+#define LAYOUT_MEMBER(type_, member, size_) \
+	{ .type = #type_, .name = #member, .size = size_ },
+#define LAYOUT_OFFSET(type, member, size) l->type##_##member = (m++)->offset;
+
+/*
+ * The offsets of the task_struct and signal_struct members the BPF side
+ * reads, from the kernel's BTF in one raw pass: cheaper than libbpf's
+ * CO-RE, which parses all of it and searches it once per struct.
+ */
+static int read_layout(struct exitsnoop_layout *l)
+{
+	struct bpfkit_btf_member members[] = { EXITSNOOP_MEMBERS(
+		LAYOUT_MEMBER) };
+	const char *btf = bpfkit_opts.btf_path ?: "/sys/kernel/btf/vmlinux";
+	const struct bpfkit_btf_member *m = members;
+	int err;
+
+	err = bpfkit_btf_member_offsets(bpfkit_opts.btf_path, members,
+					sizeof(members) / sizeof(members[0]),
+					&m);
+	if (err) {
+		bpfkit_error(
+			"kernel BTF %s has no usable %s.%s (%s): give this kernel's BTF with --btf FILE",
+			btf, m->type, m->name, layout_problem(err));
+		return err;
+	}
+	m = members;
+	EXITSNOOP_MEMBERS(LAYOUT_OFFSET)
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct bpfkit_channel *ch = NULL;
@@ -144,6 +190,9 @@ int main(int argc, char **argv)
 	/* Choose process or thread exits, all or failed ones only. */
 	skel->rodata->threads = env.threads;
 	skel->rodata->failed_only = env.failed;
+	err = read_layout(&skel->rodata->layout);
+	if (err)
+		goto cleanup;
 
 	/* Write filters and channel settings to .rodata; load and verify. */
 	err = bpfkit_load(skel->skeleton, &skel->rodata->bpfkit_filter,

@@ -94,4 +94,25 @@ bool bpfkit_tp_btf_autoload(struct bpf_program *const *tp_btf,
 			    struct bpf_program *const *raw, size_t n,
 			    const char *btf_path, const char *name);
 
+/* A member of a kernel struct a BPF program reads at its offset. */
+struct bpfkit_btf_member {
+	const char *type; /* the struct's name */
+	const char *name;
+	__u32 size; /* the bytes the program reads: the member's must match */
+	__u32 offset; /* out: its byte offset in the struct */
+};
+
+/*
+ * Byte offsets of the N MEMBERS in their structs (inside anonymous struct
+ * and union members too) in the kernel's BTF (BTF_PATH's if set, else the
+ * running kernel's), found by one raw pass over it: for programs that read
+ * a few fields without CO-RE, so that libbpf does not parse and search the
+ * whole kernel BTF at load. Returns 0; -ENOENT for a struct or member not
+ * there, -ERANGE for a member whose size is not its SIZE, -EINVAL for a
+ * file that is not BTF, each with that member in *FAILED.
+ */
+int bpfkit_btf_member_offsets(const char *btf_path,
+			      struct bpfkit_btf_member *members, size_t n,
+			      const struct bpfkit_btf_member **failed);
+
 #endif /* BPFKIT_KERNEL_H */
