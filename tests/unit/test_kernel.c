@@ -113,15 +113,15 @@ static void test_refused(void **state)
 	assert_int_equal(bpfkit_btf_member_offsets(*state, size, 2, &failed),
 			 -ERANGE);
 	assert_ptr_equal(failed, &size[1]);
-	assert_int_equal(
-		bpfkit_btf_member_offsets(*state, &bitfield, 1, &failed),
-		-ENOENT);
+	assert_int_equal(bpfkit_btf_member_offsets(*state, &bitfield, 1,
+						   &failed),
+			 -ENOENT);
 	assert_int_equal(bpfkit_btf_member_offsets(*state, &member, 1, &failed),
 			 -ENOENT);
 	assert_int_equal(bpfkit_btf_member_offsets(*state, &type, 1, &failed),
 			 -ENOENT);
-	assert_int_equal(bpfkit_btf_member_offsets("/proc/self/cmdline",
-						   &type, 1, &failed),
+	assert_int_equal(bpfkit_btf_member_offsets("/proc/self/cmdline", &type,
+						   1, &failed),
 			 -EINVAL);
 	assert_int_equal(bpfkit_btf_member_offsets("/nonexistent", &type, 1,
 						   &failed),
@@ -131,8 +131,8 @@ static void test_refused(void **state)
 /* On the running kernel's BTF: task_struct's offsets as libbpf finds them. */
 static void test_kernel_task_struct(void **state)
 {
-	static const char *const names[] = { "signal",	     "exit_code",
-					     "start_time",   "group_leader",
+	static const char *const names[] = { "signal",	    "exit_code",
+					     "start_time",  "group_leader",
 					     "real_parent", "tgid" };
 	static const __u32 sizes[] = { 8, 4, 8, 8, 8, 4 };
 	struct bpfkit_btf_member m[6];
@@ -160,8 +160,7 @@ static void test_kernel_task_struct(void **state)
 				    names[i]))
 				break;
 		assert_true(j < btf_vlen(t));
-		assert_int_equal(m[i].offset,
-				 btf_member_bit_offset(t, j) / 8);
+		assert_int_equal(m[i].offset, btf_member_bit_offset(t, j) / 8);
 	}
 	btf__free(btf);
 }

@@ -13,7 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/mman.h>
 #include <sys/mount.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <linux/capability.h>
 #include <bpf/bpf.h>
@@ -367,6 +369,40 @@ static int raw_btf_typedef_id(const char *data, size_t size, const char *name)
 	return 0;
 }
 
+/*
+ * File PATH mapped into memory where its file system allows (the kernel's
+ * BTF since Linux 6.16: no copy), else read: its size in *SIZE, *MAPPED
+ * says which, for release_file(). NULL on failure, with errno set.
+ */
+static char *map_file(const char *path, size_t *size, bool *mapped)
+{
+	struct stat st;
+	void *data;
+	int fd;
+
+	*mapped = false;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	data = fstat(fd, &st) || st.st_size <= 0 ?
+		       MAP_FAILED :
+		       mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (data == MAP_FAILED)
+		return read_file(path, size);
+	*mapped = true;
+	*size = st.st_size;
+	return data;
+}
+
+static void release_file(char *data, size_t size, bool mapped)
+{
+	if (mapped)
+		munmap(data, size);
+	else
+		free(data);
+}
+
 /* Raw BTF's types by id ([0] unused) and its strings. */
 struct raw_btf {
 	const struct btf_type **types;
@@ -511,11 +547,12 @@ int bpfkit_btf_member_offsets(const char *btf_path,
 	struct raw_btf rb = {};
 	__u32 bits, id;
 	size_t size, i;
+	bool mapped;
 	char *data;
 	int err;
 
 	*failed = members;
-	data = read_file(btf_path ?: KERNEL_BTF, &size);
+	data = map_file(btf_path ?: KERNEL_BTF, &size, &mapped);
 	if (!data)
 		return -errno ?: -EINVAL;
 	err = raw_btf_index(data, size, &rb);
@@ -532,7 +569,7 @@ int bpfkit_btf_member_offsets(const char *btf_path,
 		members[i].offset = bits / 8;
 	}
 	free(rb.types);
-	free(data);
+	release_file(data, size, mapped);
 	return err;
 }
 
