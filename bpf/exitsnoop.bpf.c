@@ -7,6 +7,7 @@
 #include <bpf/bpf_helpers.h>
 #include "bpfkit/channel.bpf.h"
 #include "bpfkit/filter.bpf.h"
+#include "bpfkit/layout.bpf.h"
 #include "exitsnoop.h"
 
 char LICENSE[] SEC("license") = "GPL";
@@ -20,28 +21,6 @@ const volatile struct exitsnoop_layout layout;
 
 /* SIGNAL_GROUP_EXIT in signal_struct.flags: exit_group() or a fatal signal. */
 #define GROUP_EXIT 0x4
-
-/* The 4 and 8 bytes at OFF in kernel object BASE; 0 if unreadable. */
-static __always_inline __s32 read_s32(const void *base, __u32 off)
-{
-	__s32 v = 0;
-
-	bpf_probe_read_kernel(&v, sizeof(v), base + off);
-	return v;
-}
-
-static __always_inline __u64 read_u64(const void *base, __u32 off)
-{
-	__u64 v = 0;
-
-	bpf_probe_read_kernel(&v, sizeof(v), base + off);
-	return v;
-}
-
-static __always_inline const void *read_ptr(const void *base, __u32 off)
-{
-	return (const void *)read_u64(base, off);
-}
 
 /* A process: its pid and its first thread's start time (pids are reused). */
 struct process_key {
@@ -82,40 +61,43 @@ SEC("tracepoint/sched/sched_process_exit")
 int process_exit(void *ctx)
 {
 	const void *task = (const void *)bpf_get_current_task();
-	const void *signal = read_ptr(task, layout.task_struct_signal);
+	const void *signal = bpfkit_read_ptr(task, layout.task_struct_signal);
 	__u64 id = bpf_get_current_pid_tgid();
 	struct exitsnoop_event e = {};
 	__u64 start;
 	int live;
 
 	/* The exiting thread has already left signal->live. */
-	live = read_s32(signal, layout.signal_struct_live);
+	live = bpfkit_read_s32(signal, layout.signal_struct_live);
 	if (!threads && live > 0)
 		return 0;
 	/* A group exit's status is the process's, whichever thread this is. */
 	if (!threads &&
-	    (read_s32(signal, layout.signal_struct_flags) & GROUP_EXIT))
-		e.exit_code =
-			read_s32(signal, layout.signal_struct_group_exit_code);
+	    (bpfkit_read_s32(signal, layout.signal_struct_flags) & GROUP_EXIT))
+		e.exit_code = bpfkit_read_s32(
+			signal, layout.signal_struct_group_exit_code);
 	else
-		e.exit_code = read_s32(task, layout.task_struct_exit_code);
+		e.exit_code =
+			bpfkit_read_s32(task, layout.task_struct_exit_code);
 	if (failed_only && !e.exit_code)
 		return 0;
 	if (!bpfkit_selected())
 		return 0;
 
 	/* A process lives as long as its first thread; a thread, its own. */
-	start = read_u64(threads ? task :
-				   read_ptr(task,
-					    layout.task_struct_group_leader),
-			 layout.task_struct_start_time);
+	start = bpfkit_read_u64(
+		threads ?
+			task :
+			bpfkit_read_ptr(task, layout.task_struct_group_leader),
+		layout.task_struct_start_time);
 	if (!threads && !first_report(id >> 32, start))
 		return 0;
 	e.age_ns = bpf_ktime_get_ns() - start;
 	e.pid = id >> 32;
 	e.tid = (__u32)id;
-	e.ppid = read_s32(read_ptr(task, layout.task_struct_real_parent),
-			  layout.task_struct_tgid);
+	e.ppid = bpfkit_read_s32(
+		bpfkit_read_ptr(task, layout.task_struct_real_parent),
+		layout.task_struct_tgid);
 	e.uid = (__u32)bpf_get_current_uid_gid();
 	e.threads_left = live;
 	bpf_get_current_comm(e.comm, sizeof(e.comm));

@@ -4,6 +4,7 @@
 #define EXITSNOOP_H
 
 #include "bpfkit/channel.h"
+#include "bpfkit/layout.h"
 
 struct exitsnoop_event {
 	struct bpfkit_record rec; /* first: the time it was sent */
@@ -18,12 +19,8 @@ struct exitsnoop_event {
 };
 
 /*
- * The kernel struct members the BPF side reads: X(struct, member, bytes
- * read). It reads them at the byte offsets user space finds in the
- * kernel's BTF at start (struct exitsnoop_layout), without CO-RE, so that
- * libbpf does not parse and search the whole kernel BTF at load;
- * bpf/layout/exitsnoop.bpf.c names them in CO-RE relocations for
- * 'make min-btf' to keep them.
+ * The kernel struct members the BPF side reads at offsets from the kernel's
+ * BTF, without CO-RE (bpfkit/layout.h): X(struct, member, bytes read).
  */
 #define EXITSNOOP_MEMBERS(X)                         \
 	X(task_struct, signal, sizeof(void *))       \
@@ -36,10 +33,8 @@ struct exitsnoop_event {
 	X(signal_struct, flags, 4)                   \
 	X(signal_struct, group_exit_code, 4)
 
-/* Their byte offsets: task_struct_signal, ..., signal_struct_live, ... */
-#define EXITSNOOP_OFFSET(type, member, size) __u32 type##_##member;
 struct exitsnoop_layout {
-	EXITSNOOP_MEMBERS(EXITSNOOP_OFFSET)
+	EXITSNOOP_MEMBERS(BPFKIT_LAYOUT_OFFSET)
 };
 
 #endif /* EXITSNOOP_H */

@@ -125,47 +125,20 @@ static enum bpfkit_verdict print_event(void *ctx, const void *data, size_t size)
 	return BPFKIT_SHOWN;
 }
 
-/* Why bpfkit_btf_member_offsets() refused a member, for its error line. */
-static const char *layout_problem(int err)
-{
-	switch (err) {
-	case -ENOENT:
-		return "not there";
-	case -ERANGE:
-		return "not the size exitsnoop reads";
-	case -EINVAL:
-		return "not BTF";
-	}
-	return strerror(-err);
-}
-
-#define LAYOUT_MEMBER(type_, member, size_) \
-	{ .type = #type_, .name = #member, .size = size_ },
 #define LAYOUT_OFFSET(type, member, size) l->type##_##member = (m++)->offset;
 
-/*
- * The offsets of the task_struct and signal_struct members the BPF side
- * reads, from the kernel's BTF in one raw pass: cheaper than libbpf's
- * CO-RE, which parses all of it and searches it once per struct.
- */
+/* The offsets of the members the BPF side reads, from the kernel's BTF. */
 static int read_layout(struct exitsnoop_layout *l)
 {
 	struct bpfkit_btf_member members[] = { EXITSNOOP_MEMBERS(
-		LAYOUT_MEMBER) };
-	const char *btf = bpfkit_opts.btf_path ?: "/sys/kernel/btf/vmlinux";
+		BPFKIT_BTF_MEMBER) };
 	const struct bpfkit_btf_member *m = members;
 	int err;
 
-	err = bpfkit_btf_member_offsets(bpfkit_opts.btf_path, members,
-					sizeof(members) / sizeof(members[0]),
-					&m);
-	if (err) {
-		bpfkit_error(
-			"kernel BTF %s has no usable %s.%s (%s): give this kernel's BTF with --btf FILE",
-			btf, m->type, m->name, layout_problem(err));
+	err = bpfkit_require_btf_members(bpfkit_opts.btf_path, members,
+					 sizeof(members) / sizeof(members[0]));
+	if (err)
 		return err;
-	}
-	m = members;
 	EXITSNOOP_MEMBERS(LAYOUT_OFFSET)
 	return 0;
 }

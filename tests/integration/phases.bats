@@ -154,14 +154,18 @@ verified() {
 		<<<"$PHASES"
 }
 
-@test "phases: exitsnoop reads its task_struct and signal_struct members at offsets from a raw BTF pass, so libbpf loads no kernel BTF" {
+@test "phases: exitsnoop and mountsnoop read their kernel struct members at offsets from a raw BTF pass, so libbpf loads no kernel BTF" {
 	# By CO-RE, libbpf parsed the kernel BTF and searched all of it for
 	# each struct: 22.6 M of exitsnoop's 23.9 M user-space instructions
 	# until attached (callgrind; libbpf-tools' exitsnoop, one struct:
-	# 17.1 M). exitsnoop.bats checks every field it prints.
+	# 17.1 M). exitsnoop.bats and mountsnoop.bats check the fields.
 	phases exitsnoop
 	common_phases
 	verified process_exit
+	grep -q "phase kernel BTF: .* (not loaded: nothing needs it)$" \
+		<<<"$PHASES"
+	phases mountsnoop
+	common_phases
 	grep -q "phase kernel BTF: .* (not loaded: nothing needs it)$" \
 		<<<"$PHASES"
 }

@@ -564,12 +564,30 @@ int bpfkit_btf_member_offsets(const char *btf_path,
 			 0;
 		if (!id || bits % 8)
 			err = -ENOENT;
-		else if (raw_btf_size(&rb, id) != members[i].size)
+		else if (members[i].size &&
+			 raw_btf_size(&rb, id) != members[i].size)
 			err = -ERANGE;
 		members[i].offset = bits / 8;
 	}
 	free(rb.types);
 	release_file(data, size, mapped);
+	return err;
+}
+
+int bpfkit_require_btf_members(const char *btf_path,
+			       struct bpfkit_btf_member *members, size_t n)
+{
+	const struct bpfkit_btf_member *m;
+	int err = bpfkit_btf_member_offsets(btf_path, members, n, &m);
+	const char *why = err == -ENOENT ? "not there" :
+			  err == -ERANGE ? "not the size the tool reads" :
+			  err == -EINVAL ? "not BTF" :
+					   strerror(-err);
+
+	if (err)
+		bpfkit_error(
+			"kernel BTF %s has no usable %s.%s (%s): give this kernel's BTF with --btf FILE",
+			btf_path ?: KERNEL_BTF, m->type, m->name, why);
 	return err;
 }
 

@@ -98,7 +98,7 @@ bool bpfkit_tp_btf_autoload(struct bpf_program *const *tp_btf,
 struct bpfkit_btf_member {
 	const char *type; /* the struct's name */
 	const char *name;
-	__u32 size; /* the bytes the program reads: the member's must match */
+	__u32 size; /* the bytes the program reads, the member's size; 0: any */
 	__u32 offset; /* out: its byte offset in the struct */
 };
 
@@ -114,5 +114,16 @@ struct bpfkit_btf_member {
 int bpfkit_btf_member_offsets(const char *btf_path,
 			      struct bpfkit_btf_member *members, size_t n,
 			      const struct bpfkit_btf_member **failed);
+
+/*
+ * bpfkit_btf_member_offsets(), or one line naming the member refused and
+ * why, and the way out (--btf FILE). A tool's list of members
+ * (bpfkit/layout.h) fills MEMBERS as { TOOL_MEMBERS(BPFKIT_BTF_MEMBER) }.
+ */
+int bpfkit_require_btf_members(const char *btf_path,
+			       struct bpfkit_btf_member *members, size_t n);
+
+#define BPFKIT_BTF_MEMBER(type_, member, size_) \
+	{ .type = #type_, .name = #member, .size = size_ },
 
 #endif /* BPFKIT_KERNEL_H */
