@@ -29,8 +29,7 @@ static __always_inline __u64 bpfkit_read_u64(const void *base, __u32 off)
 	return v;
 }
 
-static __always_inline const void *bpfkit_read_ptr(const void *base,
-						   __u32 off)
+static __always_inline const void *bpfkit_read_ptr(const void *base, __u32 off)
 {
 	return (const void *)bpfkit_read_u64(base, off);
 }

@@ -163,3 +163,11 @@ exit_with() {
 	[ "${#stderr_lines[@]}" = 1 ]
 	[[ $stderr == "exitsnoop: kernel BTF $BATS_TEST_TMPDIR/min.btf has no usable task_struct.signal (not there): give this kernel's BTF with --btf FILE" ]]
 }
+
+@test "exitsnoop: --btf takes an ELF file's .BTF too, as libbpf does" {
+	# Its layout object is ELF, with vmlinux.h's task_struct in its BTF.
+	run --separate-stderr "$BIN/exitsnoop" \
+		--btf "$BUILD/obj/bpf/layout-exitsnoop.bpf.o" -d 0.5
+	[ "$status" = 0 ]
+	[[ $stderr == *"exitsnoop: tracing; hit Ctrl-C to end"* ]]
+}

@@ -545,7 +545,9 @@ int bpfkit_btf_member_offsets(const char *btf_path,
 {
 	const struct btf_type *t = NULL;
 	struct raw_btf rb = {};
-	__u32 bits, id;
+	struct btf *btf = NULL;
+	__u32 bits, id, raw_size;
+	const void *raw;
 	size_t size, i;
 	bool mapped;
 	char *data;
@@ -556,6 +558,13 @@ int bpfkit_btf_member_offsets(const char *btf_path,
 	if (!data)
 		return -errno ?: -EINVAL;
 	err = raw_btf_index(data, size, &rb);
+	/* Not raw BTF: an ELF file's .BTF (a vmlinux), as libbpf reads it. */
+	if (err == -EINVAL &&
+	    (btf = btf__parse(btf_path ?: KERNEL_BTF, NULL))) {
+		free(rb.types);
+		raw = btf__raw_data(btf, &raw_size);
+		err = raw ? raw_btf_index(raw, raw_size, &rb) : -EINVAL;
+	}
 	for (i = 0; !err && i < n; i++) {
 		*failed = &members[i];
 		if (!i || strcmp(members[i].type, members[i - 1].type))
@@ -570,6 +579,7 @@ int bpfkit_btf_member_offsets(const char *btf_path,
 		members[i].offset = bits / 8;
 	}
 	free(rb.types);
+	btf__free(btf);
 	release_file(data, size, mapped);
 	return err;
 }
