@@ -144,7 +144,7 @@ verified() {
 
 @test "phases: sigsnoop reads signal_generate at its format layout, so libbpf loads no kernel BTF" {
 	# With vmlinux.h's trace_event_raw_signal_generate, libbpf parsed the
-	# kernel BTF and searched it for that one type: 16.3 M of sigsnoop's
+	# kernel BTF and searched it for that one type: 16.6 M of sigsnoop's
 	# 18.0 M user-space instructions until attached (callgrind).
 	phases sigsnoop
 	common_phases
