@@ -17,6 +17,29 @@ const volatile bool kill_only; /* -k: signals sent by kill-family calls */
 const volatile bool failed_only; /* -x: not delivered, or the call failed */
 const volatile int target_sig; /* -s: this signal only; 0: all */
 
+/*
+ * signal:signal_generate's context at the layout of its format file, the
+ * same on every kernel since 3.9 (Linux 6.1 and 6.18 included). Declared
+ * here rather than read through vmlinux.h's
+ * trace_event_raw_signal_generate, whose CO-RE relocation made libbpf
+ * parse the whole kernel BTF and search it at every load: this is
+ * sigsnoop's only such read, so it needs no kernel BTF at all.
+ * sigsnoop.bats checks the format file against these offsets.
+ */
+struct signal_generate_ctx {
+	__u64 common; /* the tracepoints' common header */
+	int sig; /* offset 8 */
+	int errno_; /* 12 */
+	int code; /* 16 */
+	char comm[16]; /* 20: the target's */
+	int pid; /* 36: the target's */
+	int group; /* 40 */
+	int result; /* 44: enum trace_signal_result */
+};
+
+/* trace_signal_result's first value (TRACE_SIGNAL_DELIVERED). */
+#define SIGNAL_DELIVERED 0
+
 /* A kill(2), tkill(2) or tgkill(2) in flight, by thread id. */
 struct kill_call {
 	__s32 tpid;
@@ -79,7 +102,7 @@ static __always_inline int kill_exit(void *ctx, long ret)
 }
 
 SEC("tracepoint/signal/signal_generate")
-int signal_generate(struct trace_event_raw_signal_generate *ctx)
+int signal_generate(struct signal_generate_ctx *ctx)
 {
 	__u32 tid = bpf_get_current_pid_tgid();
 	struct sigsnoop_event e = {};
@@ -93,7 +116,7 @@ int signal_generate(struct trace_event_raw_signal_generate *ctx)
 		return 0;
 	if (target_sig && ctx->sig != target_sig)
 		return 0;
-	if (failed_only && ctx->result == TRACE_SIGNAL_DELIVERED)
+	if (failed_only && ctx->result == SIGNAL_DELIVERED)
 		return 0;
 
 	fill_sender(&e);

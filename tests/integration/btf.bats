@@ -18,6 +18,8 @@ setup_file() {
 	for t in "$BIN"/*; do
 		objs+=("$BUILD/obj/bpf/${t##*/}.bpf.o")
 	done
+	# And the members tools read at offsets from the BTF (bpf/layout/).
+	objs+=("$BUILD"/obj/bpf/layout-*.bpf.o)
 	bpftool gen min_core_btf "$KERNEL_BTF" "$BATS_FILE_TMPDIR/min.btf" \
 		"${objs[@]}"
 	# Wrap each tool to run where the kernel's BTF is hidden.
@@ -43,6 +45,7 @@ setup() {
 @test "btf: the minimized BTF is a small subset of the kernel's" {
 	bpftool btf dump file "$MIN_BTF" >"$BATS_TEST_TMPDIR/dump"
 	grep -q "^\[[0-9]*\] STRUCT 'task_struct' " "$BATS_TEST_TMPDIR/dump"
+	grep -q "^\[[0-9]*\] STRUCT 'signal_struct' " "$BATS_TEST_TMPDIR/dump"
 	grep -q "^\[[0-9]*\] STRUCT 'trace_event_raw_sys_enter' " \
 		"$BATS_TEST_TMPDIR/dump"
 	# Kilobytes out of megabytes: only what the relocations touch.

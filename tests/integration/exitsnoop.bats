@@ -32,17 +32,21 @@ exit_with() {
 @test "exitsnoop: -j gives every field as JSON" {
 	start_tool exitsnoop -j
 	comm=$(unique_comm)
+	# The process starts and ends within these two times: its age too.
+	t0=$(date +%s%N)
 	exit_with "$comm" code 42
+	t1=$(date +%s%N)
 	coded=$X_PID coded_ppid=$X_PPID
 	exit_with "$comm" signal 9
 	wait_for "$OUT" "\"pid\":$X_PID," 5
 	stop_tool
-	jq -es --arg c "$comm" --argjson p "$coded" --argjson pp "$coded_ppid" '
+	jq -es --arg c "$comm" --argjson p "$coded" --argjson pp "$coded_ppid" \
+		--argjson span $((t1 - t0)) '
 		map(select(.comm == $c and .pid == $p)) | length == 1 and
 		(.[0] | .tid == $p and .ppid == $pp and .uid == 0 and
 		 .status == 10752 and .exit_code == 42 and .signal == 0 and
 		 (has("signal_name") | not) and .core_dumped == false and
-		 .age_ns > 0)' "$OUT"
+		 .age_ns > 0 and .age_ns <= $span)' "$OUT"
 	jq -es --arg c "$comm" --argjson p "$X_PID" --argjson pp "$X_PPID" '
 		map(select(.comm == $c and .pid == $p)) | length == 1 and
 		(.[0] | .ppid == $pp and .status == 9 and .exit_code == 0 and
@@ -147,4 +151,23 @@ exit_with() {
 	run --separate-stderr "$BIN/exitsnoop" -p 0
 	[ "$status" = 2 ] && [ -z "$output" ]
 	[[ "$stderr" == *"-p/--pid"* ]]
+}
+
+@test "exitsnoop: a --btf without the members it reads is refused in one line naming them" {
+	# runqlat's minimized BTF has task_struct, but not its signal member.
+	bpftool gen min_core_btf /sys/kernel/btf/vmlinux \
+		"$BATS_TEST_TMPDIR/min.btf" "$BUILD/obj/bpf/runqlat.bpf.o" ||
+		skip "no kernel BTF to minimize"
+	run --separate-stderr "$BIN/exitsnoop" --btf "$BATS_TEST_TMPDIR/min.btf" -d 1
+	[ "$status" = 1 ] && [ -z "$output" ]
+	[ "${#stderr_lines[@]}" = 1 ]
+	[[ $stderr == "exitsnoop: kernel BTF $BATS_TEST_TMPDIR/min.btf has no usable task_struct.signal (not there): give this kernel's BTF with --btf FILE" ]]
+}
+
+@test "exitsnoop: --btf takes an ELF file's .BTF too, as libbpf does" {
+	# Its layout object is ELF, with vmlinux.h's task_struct in its BTF.
+	run --separate-stderr "$BIN/exitsnoop" \
+		--btf "$BUILD/obj/bpf/layout-exitsnoop.bpf.o" -d 0.5
+	[ "$status" = 0 ]
+	[[ $stderr == *"exitsnoop: tracing; hit Ctrl-C to end"* ]]
 }

@@ -78,3 +78,18 @@ $((fs + 1)) fsmount($fs, FSMOUNT_CLOEXEC, MOUNT_ATTR_NODEV)
 	[ "$status" = 2 ] && [ -z "$output" ]
 	[ "$(wc -l <<<"$stderr")" = 1 ]
 }
+
+@test "mountsnoop: MNT_NS is the caller's mount namespace" {
+	# A mount that fails (EINVAL) in the test's own namespace: nothing
+	# changes, and the record carries that namespace's inode number.
+	COMM=$(unique_comm)
+	cp "$(command -v mount)" "$BATS_TEST_TMPDIR/$COMM"
+	start_tool mountsnoop -x -j -c "$COMM"
+	run "$BATS_TEST_TMPDIR/$COMM" -t tmpfs -o size=bogus bk-src "$DIR"
+	[ "$status" != 0 ]
+	wait_for "$OUT" '"EINVAL"' 5
+	stop_tool
+	jq -es --argjson ns "$(stat -Lc %i /proc/self/ns/mnt)" '
+		map(select(has("pid"))) | length >= 1 and all(.mnt_ns == $ns)
+	' "$OUT"
+}

@@ -13,7 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/mman.h>
 #include <sys/mount.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <linux/capability.h>
 #include <bpf/bpf.h>
@@ -365,6 +367,238 @@ static int raw_btf_typedef_id(const char *data, size_t size, const char *name)
 		types += sizeof(*t) + extra;
 	}
 	return 0;
+}
+
+/*
+ * File PATH mapped into memory where its file system allows (the kernel's
+ * BTF since Linux 6.16: no copy), else read: its size in *SIZE, *MAPPED
+ * says which, for release_file(). NULL on failure, with errno set.
+ */
+static char *map_file(const char *path, size_t *size, bool *mapped)
+{
+	struct stat st;
+	void *data;
+	int fd;
+
+	*mapped = false;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	data = fstat(fd, &st) || st.st_size <= 0 ?
+		       MAP_FAILED :
+		       mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (data == MAP_FAILED)
+		return read_file(path, size);
+	*mapped = true;
+	*size = st.st_size;
+	return data;
+}
+
+static void release_file(char *data, size_t size, bool mapped)
+{
+	if (mapped)
+		munmap(data, size);
+	else
+		free(data);
+}
+
+/* Raw BTF's types by id ([0] unused) and its strings. */
+struct raw_btf {
+	const struct btf_type **types;
+	__u32 count;
+	const char *strs;
+	__u32 str_len;
+};
+
+/* Index DATA's (SIZE bytes) types by id in one pass; -EINVAL: not BTF. */
+static int raw_btf_index(const char *data, size_t size, struct raw_btf *rb)
+{
+	const struct btf_header *h = (const void *)data;
+	const char *types, *end;
+	__u32 cap = 0;
+	long extra;
+	void *more;
+
+	if (size < sizeof(*h) || h->magic != BTF_MAGIC || h->hdr_len > size ||
+	    (size_t)h->hdr_len + h->type_off + h->type_len > size ||
+	    (size_t)h->hdr_len + h->str_off + h->str_len > size)
+		return -EINVAL;
+	types = data + h->hdr_len + h->type_off;
+	end = types + h->type_len;
+	rb->strs = data + h->hdr_len + h->str_off;
+	rb->str_len = h->str_len;
+	rb->types = NULL;
+	for (rb->count = 1; types + sizeof(struct btf_type) <= end;
+	     rb->count++) {
+		const struct btf_type *t = (const void *)types;
+
+		if (rb->count >= cap) {
+			cap = cap ? cap * 2 : 1 << 17;
+			more = realloc(rb->types, cap * sizeof(*rb->types));
+			if (!more)
+				return -ENOMEM;
+			rb->types = more;
+		}
+		rb->types[rb->count] = t;
+		extra = btf_type_extra(btf_kind(t), btf_vlen(t));
+		if (extra < 0)
+			return -EINVAL;
+		types += sizeof(*t) + extra;
+	}
+	return 0;
+}
+
+static const char *raw_btf_name(const struct raw_btf *rb, __u32 off)
+{
+	return off < rb->str_len ? rb->strs + off : "";
+}
+
+static const struct btf_type *raw_btf_type(const struct raw_btf *rb, __u32 id)
+{
+	return id && id < rb->count ? rb->types[id] : NULL;
+}
+
+/* The size of type ID, through typedefs and qualifiers; 0 if unknown. */
+static __u32 raw_btf_size(const struct raw_btf *rb, __u32 id)
+{
+	const struct btf_type *t;
+	int depth;
+
+	for (depth = 0; (t = raw_btf_type(rb, id)) && depth < 32; depth++) {
+		switch (btf_kind(t)) {
+		case BTF_KIND_INT:
+		case BTF_KIND_ENUM:
+		case BTF_KIND_ENUM64:
+		case BTF_KIND_STRUCT:
+		case BTF_KIND_UNION:
+			return t->size;
+		case BTF_KIND_PTR:
+			return sizeof(void *);
+		case BTF_KIND_TYPEDEF:
+		case BTF_KIND_CONST:
+		case BTF_KIND_VOLATILE:
+		case BTF_KIND_RESTRICT:
+		case BTF_KIND_TYPE_TAG:
+			id = t->type;
+			continue;
+		}
+		return 0;
+	}
+	return 0;
+}
+
+/*
+ * Member NAME of struct or union T, whose own offset is BASE bits, or of
+ * the anonymous ones inside it: its type id, its bit offset in *BITS.
+ */
+static __u32 raw_btf_member(const struct raw_btf *rb, const struct btf_type *t,
+			    const char *name, __u32 base, __u32 *bits,
+			    int depth)
+{
+	const struct btf_member *m = (const void *)(t + 1);
+	const struct btf_type *inner;
+	__u32 i, off, id;
+
+	for (i = 0; i < btf_vlen(t); i++, m++) {
+		off = base + (btf_kflag(t) ? BTF_MEMBER_BIT_OFFSET(m->offset) :
+					     m->offset);
+		if (m->name_off) {
+			if (strcmp(raw_btf_name(rb, m->name_off), name))
+				continue;
+			/* A bitfield cannot be read at a byte offset. */
+			if (btf_kflag(t) && BTF_MEMBER_BITFIELD_SIZE(m->offset))
+				return 0;
+			*bits = off;
+			return m->type;
+		}
+		inner = raw_btf_type(rb, m->type);
+		if (!inner || depth >= 8 ||
+		    (!btf_is_struct(inner) && !btf_is_union(inner)))
+			continue;
+		id = raw_btf_member(rb, inner, name, off, bits, depth + 1);
+		if (id)
+			return id;
+	}
+	return 0;
+}
+
+/* Struct NAME's type (a definition, not a forward one), or NULL. */
+static const struct btf_type *raw_btf_struct(const struct raw_btf *rb,
+					     const char *name)
+{
+	const struct btf_type *t;
+	__u32 id;
+
+	for (id = 1; id < rb->count; id++) {
+		t = rb->types[id];
+		if (btf_is_struct(t) && t->name_off &&
+		    !strcmp(raw_btf_name(rb, t->name_off), name))
+			return t;
+	}
+	return NULL;
+}
+
+int bpfkit_btf_member_offsets(const char *btf_path,
+			      struct bpfkit_btf_member *members, size_t n,
+			      const struct bpfkit_btf_member **failed)
+{
+	const struct btf_type *t = NULL;
+	struct raw_btf rb = {};
+	struct btf *btf = NULL;
+	__u32 bits, id, raw_size;
+	const void *raw;
+	size_t size, i;
+	bool mapped;
+	char *data;
+	int err;
+
+	*failed = members;
+	data = map_file(btf_path ?: KERNEL_BTF, &size, &mapped);
+	if (!data)
+		return -errno ?: -EINVAL;
+	err = raw_btf_index(data, size, &rb);
+	/* Not raw BTF: an ELF file's .BTF (a vmlinux), as libbpf reads it. */
+	if (err == -EINVAL &&
+	    (btf = btf__parse(btf_path ?: KERNEL_BTF, NULL))) {
+		free(rb.types);
+		raw = btf__raw_data(btf, &raw_size);
+		err = raw ? raw_btf_index(raw, raw_size, &rb) : -EINVAL;
+	}
+	for (i = 0; !err && i < n; i++) {
+		*failed = &members[i];
+		if (!i || strcmp(members[i].type, members[i - 1].type))
+			t = raw_btf_struct(&rb, members[i].type);
+		id = t ? raw_btf_member(&rb, t, members[i].name, 0, &bits, 0) :
+			 0;
+		if (!id || bits % 8)
+			err = -ENOENT;
+		else if (members[i].size &&
+			 raw_btf_size(&rb, id) != members[i].size)
+			err = -ERANGE;
+		members[i].offset = bits / 8;
+	}
+	free(rb.types);
+	btf__free(btf);
+	release_file(data, size, mapped);
+	return err;
+}
+
+int bpfkit_require_btf_members(const char *btf_path,
+			       struct bpfkit_btf_member *members, size_t n)
+{
+	const struct bpfkit_btf_member *m;
+	int err = bpfkit_btf_member_offsets(btf_path, members, n, &m);
+	const char *why = err == -ENOENT ? "not there" :
+			  err == -ERANGE ? "not the size the tool reads" :
+			  err == -EINVAL ? "not BTF" :
+					   strerror(-err);
+
+	if (err)
+		bpfkit_error(
+			"kernel BTF %s has no usable %s.%s (%s): give this kernel's BTF with --btf FILE",
+			btf_path ?: KERNEL_BTF, m->type, m->name, why);
+	return err;
 }
 
 /*

@@ -94,4 +94,36 @@ bool bpfkit_tp_btf_autoload(struct bpf_program *const *tp_btf,
 			    struct bpf_program *const *raw, size_t n,
 			    const char *btf_path, const char *name);
 
+/* A member of a kernel struct a BPF program reads at its offset. */
+struct bpfkit_btf_member {
+	const char *type; /* the struct's name */
+	const char *name;
+	__u32 size; /* the bytes the program reads, the member's size; 0: any */
+	__u32 offset; /* out: its byte offset in the struct */
+};
+
+/*
+ * Byte offsets of the N MEMBERS in their structs (inside anonymous struct
+ * and union members too) in the kernel's BTF (BTF_PATH's if set, else the
+ * running kernel's), found by one raw pass over it: for programs that read
+ * a few fields without CO-RE, so that libbpf does not parse and search the
+ * whole kernel BTF at load. Returns 0; -ENOENT for a struct or member not
+ * there, -ERANGE for a member whose size is not its SIZE, -EINVAL for a
+ * file that is not BTF, each with that member in *FAILED.
+ */
+int bpfkit_btf_member_offsets(const char *btf_path,
+			      struct bpfkit_btf_member *members, size_t n,
+			      const struct bpfkit_btf_member **failed);
+
+/*
+ * bpfkit_btf_member_offsets(), or one line naming the member refused and
+ * why, and the way out (--btf FILE). A tool's list of members
+ * (bpfkit/layout.h) fills MEMBERS as { TOOL_MEMBERS(BPFKIT_BTF_MEMBER) }.
+ */
+int bpfkit_require_btf_members(const char *btf_path,
+			       struct bpfkit_btf_member *members, size_t n);
+
+#define BPFKIT_BTF_MEMBER(type_, member, size_) \
+	{ .type = #type_, .name = #member, .size = size_ },
+
 #endif /* BPFKIT_KERNEL_H */

@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The BPF side of bpfkit/layout.h: kernel memory read at byte offsets user
+ * space found in the kernel's BTF, without CO-RE relocations; and, for the
+ * never-loaded bpf/layout/TOOL.bpf.c objects, the relocations naming them.
+ */
+#ifndef BPFKIT_LAYOUT_BPF_H
+#define BPFKIT_LAYOUT_BPF_H
+
+#include "vmlinux.h"
+#include <bpf/bpf_core_read.h>
+#include <bpf/bpf_helpers.h>
+#include "bpfkit/layout.h"
+
+/* The 4 or 8 bytes at OFF in kernel object BASE; 0 if unreadable. */
+static __always_inline __s32 bpfkit_read_s32(const void *base, __u32 off)
+{
+	__s32 v = 0;
+
+	bpf_probe_read_kernel(&v, sizeof(v), base + off);
+	return v;
+}
+
+static __always_inline __u64 bpfkit_read_u64(const void *base, __u32 off)
+{
+	__u64 v = 0;
+
+	bpf_probe_read_kernel(&v, sizeof(v), base + off);
+	return v;
+}
+
+static __always_inline const void *bpfkit_read_ptr(const void *base, __u32 off)
+{
+	return (const void *)bpfkit_read_u64(base, off);
+}
+
+/* For bpf/layout/TOOL.bpf.c: return 0 TOOL_MEMBERS(BPFKIT_CORE_OFFSET); */
+#define BPFKIT_CORE_OFFSET(type, member, size) \
+	+bpf_core_field_offset(struct type, member)
+
+#endif /* BPFKIT_LAYOUT_BPF_H */

@@ -1,0 +1,178 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * The kernel room's raw BTF pass: member offsets found inside anonymous
+ * members, sizes checked through typedefs and qualifiers, bitfields and
+ * missing names refused; on the running kernel's BTF, the offsets libbpf's
+ * parse gives.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <bpf/btf.h>
+#include <cmocka.h>
+#include "kernel.h"
+
+/*
+ * struct outer {
+ *	int a;			// 0
+ *	union {			// 8
+ *		long b;		// 8
+ *		struct {
+ *			int pad;
+ *			const myint c;	// 12
+ *		};
+ *	};
+ *	void *p;		// 16
+ *	unsigned int bits:3;	// 24, a bitfield
+ * };
+ * written as raw BTF to a file; its path in *STATE.
+ */
+static int write_btf(void **state)
+{
+	static char path[] = "/tmp/bpfkit-test-btf-XXXXXX";
+	struct btf *btf = btf__new_empty();
+	int i32, i64, u32, myint, cint, inner, uni, ptr, outer, fd;
+	const void *raw;
+	__u32 size;
+
+	assert_non_null(btf);
+	i32 = btf__add_int(btf, "int", 4, BTF_INT_SIGNED);
+	i64 = btf__add_int(btf, "long", 8, BTF_INT_SIGNED);
+	u32 = btf__add_int(btf, "unsigned int", 4, 0);
+	myint = btf__add_typedef(btf, "myint", i32);
+	cint = btf__add_const(btf, myint);
+	ptr = btf__add_ptr(btf, 0);
+	inner = btf__add_struct(btf, NULL, 8);
+	btf__add_field(btf, "pad", i32, 0, 0);
+	btf__add_field(btf, "c", cint, 32, 0);
+	uni = btf__add_union(btf, NULL, 8);
+	btf__add_field(btf, "b", i64, 0, 0);
+	btf__add_field(btf, NULL, inner, 0, 0);
+	outer = btf__add_struct(btf, "outer", 32);
+	btf__add_field(btf, "a", i32, 0, 0);
+	btf__add_field(btf, NULL, uni, 64, 0);
+	btf__add_field(btf, "p", ptr, 128, 0);
+	btf__add_field(btf, "bits", u32, 192, 3);
+	assert_true(outer > 0);
+	raw = btf__raw_data(btf, &size);
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, raw, size), size);
+	close(fd);
+	btf__free(btf);
+	*state = path;
+	return 0;
+}
+
+static int remove_btf(void **state)
+{
+	unlink(*state);
+	return 0;
+}
+
+static void test_offsets(void **state)
+{
+	struct bpfkit_btf_member m[] = {
+		{ .type = "outer", .name = "a", .size = 4 },
+		{ .type = "outer", .name = "b", .size = 8 },
+		{ .type = "outer", .name = "c", .size = 4 },
+		{ .type = "outer", .name = "p", .size = sizeof(void *) },
+	};
+	const struct bpfkit_btf_member *failed;
+
+	assert_int_equal(bpfkit_btf_member_offsets(*state, m, 4, &failed), 0);
+	assert_int_equal(m[0].offset, 0);
+	assert_int_equal(m[1].offset, 8);
+	assert_int_equal(m[2].offset, 12);
+	assert_int_equal(m[3].offset, 16);
+}
+
+static void test_refused(void **state)
+{
+	struct bpfkit_btf_member size[] = {
+		{ .type = "outer", .name = "a", .size = 4 },
+		{ .type = "outer", .name = "c", .size = 8 },
+	};
+	struct bpfkit_btf_member bitfield = { .type = "outer",
+					      .name = "bits",
+					      .size = 4 };
+	struct bpfkit_btf_member member = { .type = "outer",
+					    .name = "pa",
+					    .size = 4 };
+	struct bpfkit_btf_member type = { .type = "oute",
+					  .name = "a",
+					  .size = 4 };
+	const struct bpfkit_btf_member *failed;
+
+	assert_int_equal(bpfkit_btf_member_offsets(*state, size, 2, &failed),
+			 -ERANGE);
+	assert_ptr_equal(failed, &size[1]);
+	assert_int_equal(bpfkit_btf_member_offsets(*state, &bitfield, 1,
+						   &failed),
+			 -ENOENT);
+	assert_int_equal(bpfkit_btf_member_offsets(*state, &member, 1, &failed),
+			 -ENOENT);
+	assert_int_equal(bpfkit_btf_member_offsets(*state, &type, 1, &failed),
+			 -ENOENT);
+	assert_int_equal(bpfkit_btf_member_offsets("/proc/self/cmdline", &type,
+						   1, &failed),
+			 -EINVAL);
+	assert_int_equal(bpfkit_btf_member_offsets("/nonexistent", &type, 1,
+						   &failed),
+			 -ENOENT);
+}
+
+/* On the running kernel's BTF: task_struct's offsets as libbpf finds them. */
+static void test_kernel_task_struct(void **state)
+{
+	static const char *const names[] = { "signal",	    "exit_code",
+					     "start_time",  "group_leader",
+					     "real_parent", "tgid" };
+	static const __u32 sizes[] = { 8, 4, 8, 8, 8, 4 };
+	struct bpfkit_btf_member m[6];
+	const struct bpfkit_btf_member *failed;
+	const struct btf_member *bm;
+	const struct btf_type *t;
+	struct btf *btf;
+	int i, j, id;
+
+	btf = btf__load_vmlinux_btf();
+	if (!btf || sizeof(void *) != 8)
+		skip();
+	for (i = 0; i < 6; i++)
+		m[i] = (struct bpfkit_btf_member){ .type = "task_struct",
+						   .name = names[i],
+						   .size = sizes[i] };
+	assert_int_equal(bpfkit_btf_member_offsets(NULL, m, 6, &failed), 0);
+	id = btf__find_by_name_kind(btf, "task_struct", BTF_KIND_STRUCT);
+	assert_true(id > 0);
+	t = btf__type_by_id(btf, id);
+	for (i = 0; i < 6; i++) {
+		bm = btf_members(t);
+		for (j = 0; j < btf_vlen(t); j++, bm++)
+			if (!strcmp(btf__name_by_offset(btf, bm->name_off),
+				    names[i]))
+				break;
+		assert_true(j < btf_vlen(t));
+		assert_int_equal(m[i].offset, btf_member_bit_offset(t, j) / 8);
+	}
+	btf__free(btf);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_offsets),
+		cmocka_unit_test(test_refused),
+		cmocka_unit_test(test_kernel_task_struct),
+	};
+
+	return cmocka_run_group_tests_name("kernel", tests, write_btf,
+					   remove_btf);
+}
