@@ -68,7 +68,7 @@ LDLIBS := $(shell $(PKG_CONFIG) --static --libs libbpf libelf 2>/dev/null || \
 	echo -lbpf -lelf -lz) -lzstd
 endif
 # Tools that symbolize stacks (user/lib/symbols.c) link elfutils' libdw too.
-DW_TOOLS := profile offcputime
+DW_TOOLS := profile offcputime wakeuptime
 DW_LDLIBS := $(shell $(PKG_CONFIG) $(if $(filter 1,$(STATIC)),--static) \
 	--libs libdw 2>/dev/null || echo -ldw)
 ifeq ($(SANITIZE),1)
@@ -164,7 +164,8 @@ $(TESTBIN)/unit/%: tests/unit/%.c $(LIB) $(BUILD)/user.flags | $(TESTBIN)/unit $
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(USER_CFLAGS) $(LDFLAGS) -MMD -MP -MF $(OBJ)/test/unit-$*.d $< $(LIB) -lcmocka $(LDLIBS) -o $@
 
-# profile.bats and offcputime.bats walk their helpers' stacks by frame pointers.
+# profile.bats, offcputime.bats and wakeuptime.bats walk their helpers'
+# stacks by frame pointers.
 $(TESTBIN)/helpers/stack-spin $(TESTBIN)/helpers/pipe-block: \
 	USER_CFLAGS += -fno-omit-frame-pointer
 

@@ -33,7 +33,8 @@ static const struct bpfkit_frame stack_full_kernel = {
 struct row {
 	struct bpfkit_stack_key key;
 	__u64 count;
-	char *folded; /* "comm;frame;...;frame", escaped */
+	/* "comm;frame;...;frame", or "target;frame;...;frame;comm", escaped */
+	char *folded;
 	const struct bpfkit_frame **frames;
 	int nframes;
 };
@@ -199,7 +200,9 @@ static int fill_row(struct bpfkit_stacks *r, struct row *row)
 		return -ENOMEM;
 	}
 	memcpy(row->frames, frames, row->nframes * sizeof(*frames));
-	put_folded_name(f, row->key.comm);
+	/* A waker's stack: under the task it woke, with its own name last. */
+	put_folded_name(f,
+			row->key.target[0] ? row->key.target : row->key.comm);
 	for (i = 0; i < row->nframes; i++) {
 		const struct bpfkit_frame *fr = row->frames[i];
 
@@ -211,6 +214,10 @@ static int fill_row(struct bpfkit_stacks *r, struct row *row)
 			put_folded_name(f, basename_of(fr->file));
 			fprintf(f, ":%d]", fr->line);
 		}
+	}
+	if (row->key.target[0]) {
+		fputc(';', f);
+		put_folded_name(f, row->key.comm);
 	}
 	return fclose(f) ? -ENOMEM : 0;
 }
@@ -335,6 +342,9 @@ static int print_json(const struct bpfkit_stacks *r, const struct row *rows,
 		bpfkit_json_uint(&j, "pid", row->key.pid);
 		bpfkit_json_str(&j, "comm", row->key.comm,
 				sizeof(row->key.comm));
+		if (row->key.target[0])
+			bpfkit_json_str(&j, "target", row->key.target,
+					sizeof(row->key.target));
 		bpfkit_json_uint(&j, r->unit.name, shown(r, row->count));
 		bpfkit_json_array_begin(&j, "frames");
 		for (k = 0; k < row->nframes; k++) {
@@ -467,17 +477,24 @@ static void free_tree(struct node *n)
 	}
 }
 
-/* The tree of every row's frames under "all" and the command's name. */
+/*
+ * The tree of every row's frames under "all" and the command's name (a
+ * waker's: under the name of the task it woke, its own name on top).
+ */
 static int build_tree(struct node *root, const struct row *rows, size_t n,
 		      int *max_depth)
 {
 	struct node *at;
+	bool woken;
 	size_t i;
 	int k;
 
 	for (i = 0; i < n; i++) {
 		root->value += rows[i].count;
-		at = child_of(root, rows[i].key.comm, BPFKIT_FRAME_USER, true);
+		woken = rows[i].key.target[0];
+		at = child_of(root,
+			      woken ? rows[i].key.target : rows[i].key.comm,
+			      BPFKIT_FRAME_USER, true);
 		if (!at)
 			return -ENOMEM;
 		at->value += rows[i].count;
@@ -488,8 +505,15 @@ static int build_tree(struct node *root, const struct row *rows, size_t n,
 				return -ENOMEM;
 			at->value += rows[i].count;
 		}
-		if (rows[i].nframes + 1 > *max_depth)
-			*max_depth = rows[i].nframes + 1;
+		if (woken) {
+			at = child_of(at, rows[i].key.comm, BPFKIT_FRAME_USER,
+				      true);
+			if (!at)
+				return -ENOMEM;
+			at->value += rows[i].count;
+		}
+		if (rows[i].nframes + 1 + woken > *max_depth)
+			*max_depth = rows[i].nframes + 1 + woken;
 	}
 	return 0;
 }
