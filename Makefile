@@ -166,7 +166,8 @@ $(TESTBIN)/unit/%: tests/unit/%.c $(LIB) $(BUILD)/user.flags | $(TESTBIN)/unit $
 
 # profile.bats, offcputime.bats and wakeuptime.bats walk their helpers'
 # stacks by frame pointers.
-$(TESTBIN)/helpers/stack-spin $(TESTBIN)/helpers/pipe-block: \
+$(TESTBIN)/helpers/stack-spin $(TESTBIN)/helpers/pipe-block \
+	$(TESTBIN)/helpers/vfork-block: \
 	USER_CFLAGS += -fno-omit-frame-pointer
 
 $(TESTBIN)/helpers/%: tests/helpers/%.c $(BUILD)/user.flags | $(TESTBIN)/helpers $(OBJ)/test
