@@ -185,6 +185,22 @@ C
 	grep -Eq '^bk-stripped;([^;]+;)*main;bk_hot_spin [0-9]+$' "$OUT"
 }
 
+@test "profile: a binary built without frame pointers is named once, [missing frame pointer?]" {
+	cc -g -O2 -fomit-frame-pointer -o "$BATS_TEST_TMPDIR/bk-nofp" \
+		"$ROOT/tests/helpers/stack-spin.c"
+	spin "$BATS_TEST_TMPDIR/bk-nofp" 60
+	profile_for -p "$PID" -U
+	# Its stacks stop in bk_hot_spin, main lost.
+	grep -Eq '^bk-nofp;bk_hot_spin [0-9]+$' "$OUT"
+	[ "$(grep -c 'missing frame pointer' "$ERR")" = 1 ]
+	grep -Fq "profile: [missing frame pointer?] user stacks in $BATS_TEST_TMPDIR/bk-nofp stop after 1 or 2 frames, outside main" "$ERR"
+	# The same code built with frame pointers reaches main: no hint.
+	spin "$HELPERS/stack-spin" 60
+	profile_for -p "$PID" -U
+	grep -Eq '^stack-spin;([^;]+;)*main;bk_hot_spin [0-9]+$' "$OUT"
+	refute grep -q 'missing frame pointer' "$ERR"
+}
+
 @test "profile: node --perf-basic-prof's JIT function bkHotJs appears by name" {
 	command -v node >/dev/null || skip "no node (Debian package nodejs) to run JIT code"
 	cat >"$BATS_TEST_TMPDIR/hot.js" <<'JS'

@@ -15,6 +15,8 @@
 #include "symbols.h"
 
 #define PIDS_PER_TICK 256 /* new pids read per tick; the rest wait */
+#define SHORT_STACK \
+	2 /* frames: a user stack this short may have lost its callers */
 #define TICK_MS 100
 
 /* The frames the kernel gives for a stack that had no room in its map. */
@@ -47,6 +49,9 @@ struct bpfkit_stacks {
 	struct bpfkit_syms *syms;
 	struct row *rows;
 	size_t nrows;
+	/* Binaries whose user stacks stop short, as the hint names them. */
+	const char **no_fp;
+	size_t nno_fp;
 };
 
 void bpfkit_stack_cfg_init(volatile struct bpfkit_stack_cfg *cfg,
@@ -153,6 +158,51 @@ static bool is_tracing_frame(const struct bpfkit_frame *f)
 	return false;
 }
 
+/* Whether F is where a thread's user stack starts: main, _start, libc's. */
+static bool is_stack_root(const struct bpfkit_frame *f)
+{
+	static const char *const roots[] = { "main",
+					     "_start",
+					     "__libc_start_main",
+					     "__libc_start_call_main",
+					     "start_thread",
+					     "clone",
+					     "clone3",
+					     "__clone",
+					     "__clone3" };
+	size_t i;
+
+	for (i = 0; f->name && i < sizeof(roots) / sizeof(roots[0]); i++)
+		if (!strcmp(f->name, roots[i]))
+			return true;
+	return false;
+}
+
+/*
+ * A user stack of one or two frames whose outermost is not a thread's start
+ * was most likely walked through code built without frame pointers: its
+ * innermost frame's binary is kept for the hint (once each).
+ */
+static void note_short_stack(struct bpfkit_stacks *r,
+			     const struct bpfkit_frame *inner,
+			     const struct bpfkit_frame *outer)
+{
+	const char **no_fp;
+	size_t i;
+
+	if (inner->kind != BPFKIT_FRAME_USER || !inner->module ||
+	    is_stack_root(outer))
+		return;
+	for (i = 0; i < r->nno_fp; i++)
+		if (!strcmp(r->no_fp[i], inner->module))
+			return;
+	no_fp = realloc(r->no_fp, (r->nno_fp + 1) * sizeof(*no_fp));
+	if (!no_fp)
+		return; /* a hint only */
+	r->no_fp = no_fp;
+	r->no_fp[r->nno_fp++] = inner->module;
+}
+
 /* Append stack ID's frames, root first, to ROW. */
 static void add_stack(struct bpfkit_stacks *r, struct row *row, __u64 id,
 		      bool user, const struct bpfkit_frame **frames)
@@ -181,6 +231,9 @@ static void add_stack(struct bpfkit_stacks *r, struct row *row, __u64 id,
 			user ? bpfkit_syms_user(r->syms, row->key.pid,
 						st.ips[i]) :
 			       bpfkit_syms_kernel(r->syms, st.ips[i]);
+	if (user && depth && depth <= SHORT_STACK)
+		note_short_stack(r, frames[row->nframes - 1],
+				 frames[row->nframes - depth]);
 }
 
 static int fill_row(struct bpfkit_stacks *r, struct row *row)
@@ -706,6 +759,23 @@ static int write_svg(const struct bpfkit_stacks *r, const struct row *rows,
 }
 
 /*
+ * The [missing frame pointer?] hint: once, for the first binary whose user
+ * stacks stopped short; with -v for each.
+ */
+static void hint_frame_pointers(const struct bpfkit_stacks *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->nno_fp && (i == 0 || r->opts.verbose); i++)
+		bpfkit_error(
+			"[missing frame pointer?] user stacks in %s stop after 1 or 2 frames, outside main: it was likely built without frame pointers, which hides callers (rebuild it with -fno-omit-frame-pointer)%s",
+			r->no_fp[i],
+			i == 0 && r->nno_fp > 1 && !r->opts.verbose ?
+				"; -v names every such binary" :
+				"");
+}
+
+/*
  * "N samples, M lost": a sample whose stack the stack map had no room for
  * is still counted (under a "[... stack lost]" frame), and said after.
  */
@@ -747,6 +817,7 @@ static void summarize(const struct bpfkit_stacks *r)
 			"%lu unique addresses symbolized in %.1f ms (%.1f us each)",
 			sy.addrs, sy.ns / 1e6,
 			sy.addrs ? sy.ns / 1e3 / sy.addrs : 0.0);
+	hint_frame_pointers(r);
 }
 
 int bpfkit_stacks_report(struct bpfkit_stacks *r)
@@ -789,6 +860,7 @@ void bpfkit_stacks_free(struct bpfkit_stacks *r)
 		free(r->rows[i].frames);
 	}
 	free(r->rows);
+	free(r->no_fp);
 	bpfkit_syms_free(r->syms);
 	free(r);
 }
