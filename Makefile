@@ -67,10 +67,11 @@ LDFLAGS += -static
 LDLIBS := $(shell $(PKG_CONFIG) --static --libs libbpf libelf 2>/dev/null || \
 	echo -lbpf -lelf -lz) -lzstd
 endif
-# Tools that symbolize stacks (user/lib/symbols.c) link elfutils' libdw too.
+# Tools that symbolize stacks (user/lib/symbols.c) link elfutils' libdw
+# too, and libstdc++ for its C++ demangler (__cxa_demangle).
 DW_TOOLS := profile offcputime wakeuptime
 DW_LDLIBS := $(shell $(PKG_CONFIG) $(if $(filter 1,$(STATIC)),--static) \
-	--libs libdw 2>/dev/null || echo -ldw)
+	--libs libdw 2>/dev/null || echo -ldw) -lstdc++
 ifeq ($(SANITIZE),1)
 USER_CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer \
 	-fno-sanitize-recover=undefined

@@ -185,6 +185,34 @@ C
 	grep -Eq '^bk-stripped;([^;]+;)*main;bk_hot_spin [0-9]+$' "$OUT"
 }
 
+@test "profile: a C++ method resolves demangled, bk::Spinner::hot_spin(int)" {
+	command -v g++ >/dev/null || skip "no g++ (Debian package g++) to build a C++ helper"
+	cat >"$BATS_TEST_TMPDIR/spin.cc" <<'CXX'
+namespace bk {
+struct Spinner {
+	volatile unsigned long sink = 0;
+	__attribute__((noinline)) void hot_spin(int rounds)
+	{
+		for (long i = 0; i < rounds * 1000000L; i++)
+			sink += i;
+	}
+};
+}
+int main()
+{
+	bk::Spinner s;
+	for (;;)
+		s.hot_spin(1);
+}
+CXX
+	g++ -O1 -fno-omit-frame-pointer -o "$BATS_TEST_TMPDIR/bk-cxx" "$BATS_TEST_TMPDIR/spin.cc"
+	nm "$BATS_TEST_TMPDIR/bk-cxx" | grep -q '_ZN2bk7Spinner8hot_spinEi'
+	spin "$BATS_TEST_TMPDIR/bk-cxx"
+	profile_for -p "$PID" -U
+	grep -Eq '^bk-cxx;([^;]+;)*bk::Spinner::hot_spin\(int\) [0-9]+$' "$OUT"
+	refute grep -q '_ZN2bk' "$OUT"
+}
+
 @test "profile: a binary built without frame pointers is named once, [missing frame pointer?]" {
 	cc -g -O2 -fomit-frame-pointer -o "$BATS_TEST_TMPDIR/bk-nofp" \
 		"$ROOT/tests/helpers/stack-spin.c"

@@ -415,15 +415,33 @@ static const char *basename_of(const char *path)
 	return slash ? slash + 1 : path;
 }
 
-/* A frame's strings are the cache's own copies, from NAME and MODULE. */
+/* libstdc++'s demangler (the C++ ABI's), as elfutils' eu-stack uses it. */
+char *__cxa_demangle(const char *mangled, char *buf, size_t *len, int *status);
+
+/* NAME demangled if it is a C++ (Itanium ABI) name; else a copy of it. */
+static char *demangled(const char *name)
+{
+	char *plain;
+	int status;
+
+	if (strncmp(name, "_Z", 2))
+		return strdup(name);
+	plain = __cxa_demangle(name, NULL, NULL, &status);
+	return status == 0 && plain ? plain : strdup(name);
+}
+
+/*
+ * A frame's strings are the cache's own copies, from NAME (demangled) and
+ * MODULE.
+ */
 static void set_frame(struct bpfkit_frame *f, const char *name,
 		      const char *module, const char *file)
 {
-	f->name = name ? strdup(name) : NULL;
+	f->name = name ? demangled(name) : NULL;
 	f->module = module ? strdup(module) : NULL;
 	f->file = file ? strdup(file) : NULL;
-	if (name)
-		f->label = strdup(name);
+	if (f->name)
+		f->label = strdup(f->name);
 	else if (!module || asprintf((char **)&f->label, UNKNOWN " (%s)",
 				     basename_of(module)) < 0)
 		f->label = NULL; /* lookup() makes it "[unknown]" */
