@@ -213,6 +213,47 @@ CXX
 	refute grep -q '_ZN2bk' "$OUT"
 }
 
+@test "profile: -L shows an always_inline function as an inlined frame at its call's line" {
+	cat >"$BATS_TEST_TMPDIR/inline.c" <<'C'
+static volatile unsigned long bk_sink;
+
+static inline __attribute__((always_inline)) void bk_inline_step(unsigned long i)
+{
+	bk_sink += i * i; /* the step */
+}
+
+__attribute__((noinline)) void bk_outer_spin(void)
+{
+	__asm__ volatile("" ::: "memory");
+	for (unsigned long i = 0; i < 10000000; i++)
+		bk_inline_step(i); /* the call */
+}
+
+int main(void)
+{
+	for (;;)
+		bk_outer_spin();
+}
+C
+	cc -g -O2 -fno-omit-frame-pointer -o "$BATS_TEST_TMPDIR/bk-inline" "$BATS_TEST_TMPDIR/inline.c"
+	# No symbol of its own: only DWARF knows it.
+	refute grep -q bk_inline_step <(nm "$BATS_TEST_TMPDIR/bk-inline")
+	step=$(grep -n 'the step' "$BATS_TEST_TMPDIR/inline.c" | cut -d: -f1)
+	call=$(grep -n 'the call' "$BATS_TEST_TMPDIR/inline.c" | cut -d: -f1)
+	spin "$BATS_TEST_TMPDIR/bk-inline"
+	profile_for -p "$PID" -U -L -j
+	# As eu-stack -i shows it: the inlined function at the sampled line,
+	# under the function it was inlined into at the call's line.
+	jq -se --argjson step "$step" --argjson call "$call" '[.[] | select(.type == null) | .frames |
+		select(.[-1].name == "bk_inline_step")] | length > 0 and
+		all(.[-1].inlined == true and .[-1].line == $step and
+		    (.[-1].file | endswith("/inline.c")) and
+		    .[-2].name == "bk_outer_spin" and .[-2].line == $call and
+		    (.[-2] | has("inlined") | not))' "$OUT"
+	profile_for -p "$PID" -U -L
+	grep -Eq "^bk-inline;([^;]+;)*bk_outer_spin \[inline.c:$call\];bk_inline_step \[inline.c:$step\] [0-9]+$" "$OUT"
+}
+
 @test "profile: a binary built without frame pointers is named once, [missing frame pointer?]" {
 	cc -g -O2 -fomit-frame-pointer -o "$BATS_TEST_TMPDIR/bk-nofp" \
 		"$ROOT/tests/helpers/stack-spin.c"

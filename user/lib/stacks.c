@@ -15,8 +15,10 @@
 #include "symbols.h"
 
 #define PIDS_PER_TICK 256 /* new pids read per tick; the rest wait */
-#define SHORT_STACK \
-	2 /* frames: a user stack this short may have lost its callers */
+/* A user stack of this many frames or fewer may have lost its callers. */
+#define SHORT_STACK 2
+/* Frames a row holds: both stacks, with room for -L's inlined functions. */
+#define ROW_FRAMES (4 * BPFKIT_STACK_DEPTH)
 #define TICK_MS 100
 
 /* The frames the kernel gives for a stack that had no room in its map. */
@@ -203,10 +205,27 @@ static void note_short_stack(struct bpfkit_stacks *r,
 	r->no_fp[r->nno_fp++] = inner->module;
 }
 
+/*
+ * Append F to ROW's FRAMES: after the functions it was inlined into (-L),
+ * outermost first, as far as the row has room.
+ */
+static void add_frame(struct row *row, const struct bpfkit_frame **frames,
+		      const struct bpfkit_frame *f)
+{
+	const struct bpfkit_frame *chain[BPFKIT_STACK_DEPTH];
+	int n = 0;
+
+	for (; f && n < BPFKIT_STACK_DEPTH; f = f->inlined_into)
+		chain[n++] = f;
+	while (n-- > 0 && row->nframes < ROW_FRAMES)
+		frames[row->nframes++] = chain[n];
+}
+
 /* Append stack ID's frames, root first, to ROW. */
 static void add_stack(struct bpfkit_stacks *r, struct row *row, __u64 id,
 		      bool user, const struct bpfkit_frame **frames)
 {
+	const struct bpfkit_frame *outer = NULL, *inner = NULL;
 	struct bpfkit_stack st;
 	int depth, skip, i;
 
@@ -226,19 +245,20 @@ static void add_stack(struct bpfkit_stacks *r, struct row *row, __u64 id,
 	     is_tracing_frame(bpfkit_syms_kernel(r->syms, st.ips[skip]));
 	     skip++)
 		;
-	for (i = depth - 1; i >= skip; i--)
-		frames[row->nframes++] =
-			user ? bpfkit_syms_user(r->syms, row->key.pid,
+	for (i = depth - 1; i >= skip; i--) {
+		inner = user ? bpfkit_syms_user(r->syms, row->key.pid,
 						st.ips[i]) :
 			       bpfkit_syms_kernel(r->syms, st.ips[i]);
+		outer = outer ?: inner;
+		add_frame(row, frames, inner);
+	}
 	if (user && depth && depth <= SHORT_STACK)
-		note_short_stack(r, frames[row->nframes - 1],
-				 frames[row->nframes - depth]);
+		note_short_stack(r, inner, outer);
 }
 
 static int fill_row(struct bpfkit_stacks *r, struct row *row)
 {
-	const struct bpfkit_frame *frames[2 * BPFKIT_STACK_DEPTH];
+	const struct bpfkit_frame *frames[ROW_FRAMES];
 	size_t size;
 	FILE *f;
 	int i;
@@ -410,6 +430,8 @@ static int print_json(const struct bpfkit_stacks *r, const struct row *rows,
 						strlen(f->module));
 			bpfkit_json_uint(&j, "offset", f->offset);
 			bpfkit_json_str(&j, "kind", kind_name(f->kind), 8);
+			if (f->inlined_into)
+				bpfkit_json_bool(&j, "inlined", true);
 			if (f->file) {
 				bpfkit_json_str(&j, "file", f->file,
 						strlen(f->file));
