@@ -28,7 +28,8 @@
 #            g++ (profile.bats builds a C++ helper to see its names demangled)
 #   clang19  clang-19 and its sanitizer/libFuzzer runtime (CLANG=clang-19)
 #   vm       QEMU and what tools/vm-run packs into the guest's initramfs
-#   bench    the peers make bench measures against, and gnuplot
+#   bench    the peers make bench measures against (linux-perf: perf record
+#            -g beside profile), and gnuplot
 #   deb      make deb: build-essential (dpkg-buildpackage checks for it),
 #            debhelper, dpkg-dev, lintian
 #   root     tools/fresh-root: debootstrap
@@ -52,7 +53,7 @@ for group in "$@"; do
 	test) pkgs="$pkgs libcmocka-dev bats jq util-linux procps libclang-rt-dev valgrind gdb clang-format cpio man-db systemtap-sdt-dev python3 prometheus prometheus-node-exporter curl iproute2 nftables libxml2-utils chromium nodejs g++" ;;
 	clang19) pkgs="$pkgs clang-19 libclang-rt-19-dev" ;;
 	vm) pkgs="$pkgs qemu-system-x86 busybox-static kmod cpio xz-utils" ;;
-	bench) pkgs="$pkgs libbpf-tools bpftrace gnuplot-nox" ;;
+	bench) pkgs="$pkgs libbpf-tools bpftrace gnuplot-nox linux-perf" ;;
 	deb) pkgs="$pkgs build-essential debhelper dpkg-dev lintian" ;;
 	root) pkgs="$pkgs debootstrap" ;;
 	*) echo "deps.sh: unknown group '$group' (build test clang19 vm bench deb root)" >&2; exit 2 ;;
