@@ -71,10 +71,11 @@ LDFLAGS += -static
 LDLIBS := $(shell $(PKG_CONFIG) --static --libs libbpf libelf 2>/dev/null || \
 	echo -lbpf -lelf -lz) -lzstd
 endif
-# Tools that symbolize stacks (user/lib/symbols.c) link elfutils' libdw too.
-DW_TOOLS := profile offcputime
+# Tools that symbolize stacks (user/lib/symbols.c) link elfutils' libdw
+# too, and libstdc++ for its C++ demangler (__cxa_demangle).
+DW_TOOLS := profile offcputime wakeuptime
 DW_LDLIBS := $(shell $(PKG_CONFIG) $(if $(filter 1,$(STATIC)),--static) \
-	--libs libdw 2>/dev/null || echo -ldw)
+	--libs libdw 2>/dev/null || echo -ldw) -lstdc++
 ifeq ($(SANITIZE),1)
 USER_CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer \
 	-fno-sanitize-recover=undefined
@@ -172,8 +173,10 @@ $(TESTBIN)/unit/%: tests/unit/%.c $(LIB) $(BUILD)/user.flags | $(TESTBIN)/unit $
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(USER_CFLAGS) $(LDFLAGS) -MMD -MP -MF $(OBJ)/test/unit-$*.d $< $(LIB) -lcmocka $(LDLIBS) -o $@
 
-# profile.bats and offcputime.bats walk their helpers' stacks by frame pointers.
-$(TESTBIN)/helpers/stack-spin $(TESTBIN)/helpers/pipe-block: \
+# profile.bats, offcputime.bats and wakeuptime.bats walk their helpers'
+# stacks by frame pointers.
+$(TESTBIN)/helpers/stack-spin $(TESTBIN)/helpers/pipe-block \
+	$(TESTBIN)/helpers/vfork-block: \
 	USER_CFLAGS += -fno-omit-frame-pointer
 
 $(TESTBIN)/helpers/%: tests/helpers/%.c $(BUILD)/user.flags | $(TESTBIN)/helpers $(OBJ)/test

@@ -9,6 +9,7 @@
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 #include "bpfkit/filter.bpf.h"
+#include "bpfkit/sched.bpf.h"
 #include "bpfkit/stacks.bpf.h"
 #include "offcputime.h"
 
@@ -16,6 +17,12 @@ char LICENSE[] SEC("license") = "GPL";
 
 const volatile __u64 min_ns = 1; /* -m */
 const volatile __u64 max_ns = ~0ULL; /* -M */
+/*
+ * --state: the letters' indexes (bit i: BPFKIT_TASK_STATE_LETTERS[i]) or
+ * bcc's number (the state's bits: any of them, or 0 for running only).
+ */
+const volatile __u32 state_letters = 0; /* 0: no letters given */
+const volatile __s64 state_bits = -1; /* -1: no number given */
 
 /* Blocks not timed: more tasks off the CPU at once than the map holds. */
 __u64 offcputime_untimed;
@@ -35,6 +42,21 @@ struct {
 	__type(value, struct offcputime_start);
 } offcputime_scratch SEC(".maps");
 
+/* Whether PREV leaves the CPU in a state --state selects. */
+static __always_inline bool state_selected(struct task_struct *prev,
+					   bool preempt)
+{
+	unsigned int state;
+
+	if (!state_letters && state_bits < 0)
+		return true;
+	/* A preempted task is still runnable, whatever its state says. */
+	state = preempt ? BPFKIT_TASK_RUNNING : bpfkit_task_state(prev);
+	if (state_letters)
+		return state_letters & (1U << bpfkit_task_state_index(state));
+	return state_bits ? (state & state_bits) != 0 : state == 0;
+}
+
 SEC("raw_tp/sched_switch")
 int BPF_PROG(switch_raw, bool preempt, struct task_struct *prev,
 	     struct task_struct *next)
@@ -46,7 +68,7 @@ int BPF_PROG(switch_raw, bool preempt, struct task_struct *prev,
 	__u64 delta;
 
 	/* PREV is the current task: its stacks are the ones taken here. */
-	if (prev_tid && bpfkit_selected()) {
+	if (prev_tid && bpfkit_selected() && state_selected(prev, preempt)) {
 		start = bpf_map_lookup_elem(&offcputime_scratch, &zero);
 		if (start) {
 			bpfkit_stack_key_fill(ctx, &start->key);

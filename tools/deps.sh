@@ -8,7 +8,8 @@
 # Each group names every package its purpose uses, so that a stage that
 # asks for its groups on a brand-new Debian 12 machine has all it needs:
 #   build    make, the compilers and libraries (`make`, `make demo`;
-#            libdw-dev: the symbols room, elfutils' libdwfl),
+#            libdw-dev: the symbols room, elfutils' libdwfl; libstdc++-12-dev:
+#            its C++ demangler, __cxa_demangle),
 #            binutils (new-tool checks symbols and SDT notes with nm, readelf)
 #   test     everything `make test` runs: cmocka, bats, jq, the fuzzer's
 #            runtime for clang 14, valgrind, gdb (channel.bats times a signal
@@ -23,10 +24,12 @@
 #            iproute2 and nftables (the TCP tools' tests: network namespaces,
 #            veth pairs, netem delays and drop rules inside them),
 #            libxml2-utils, chromium and nodejs (profile.bats checks the flame
-#            graph with xmllint, renders it headless, names node's JIT code)
+#            graph with xmllint, renders it headless, names node's JIT code),
+#            g++ (profile.bats builds a C++ helper to see its names demangled)
 #   clang19  clang-19 and its sanitizer/libFuzzer runtime (CLANG=clang-19)
 #   vm       QEMU and what tools/vm-run packs into the guest's initramfs
-#   bench    the peers make bench measures against, and gnuplot
+#   bench    the peers make bench measures against (linux-perf: perf record
+#            -g beside profile), and gnuplot
 #   deb      make deb: build-essential (dpkg-buildpackage checks for it),
 #            debhelper, dpkg-dev, lintian
 #   root     tools/fresh-root: debootstrap
@@ -46,11 +49,11 @@ fi
 pkgs=
 for group in "$@"; do
 	case $group in
-	build) pkgs="$pkgs make gcc binutils libc6-dev clang llvm bpftool libbpf-dev libelf-dev libdw-dev zlib1g-dev libzstd-dev pkg-config linux-libc-dev" ;;
-	test) pkgs="$pkgs libcmocka-dev bats jq util-linux procps libclang-rt-dev valgrind gdb clang-format cpio man-db systemtap-sdt-dev python3 prometheus prometheus-node-exporter curl iproute2 nftables libxml2-utils chromium nodejs" ;;
+	build) pkgs="$pkgs make gcc binutils libc6-dev clang llvm bpftool libbpf-dev libelf-dev libdw-dev libstdc++-12-dev zlib1g-dev libzstd-dev pkg-config linux-libc-dev" ;;
+	test) pkgs="$pkgs libcmocka-dev bats jq util-linux procps libclang-rt-dev valgrind gdb clang-format cpio man-db systemtap-sdt-dev python3 prometheus prometheus-node-exporter curl iproute2 nftables libxml2-utils chromium nodejs g++" ;;
 	clang19) pkgs="$pkgs clang-19 libclang-rt-19-dev" ;;
 	vm) pkgs="$pkgs qemu-system-x86 busybox-static kmod cpio xz-utils" ;;
-	bench) pkgs="$pkgs libbpf-tools bpftrace gnuplot-nox" ;;
+	bench) pkgs="$pkgs libbpf-tools bpftrace gnuplot-nox linux-perf" ;;
 	deb) pkgs="$pkgs build-essential debhelper dpkg-dev lintian" ;;
 	root) pkgs="$pkgs debootstrap" ;;
 	*) echo "deps.sh: unknown group '$group' (build test clang19 vm bench deb root)" >&2; exit 2 ;;

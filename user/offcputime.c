@@ -6,6 +6,8 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <string.h>
+#include "bpfkit/sched.h"
 #include "cli.h"
 #include "diag.h"
 #include "run.h"
@@ -14,18 +16,56 @@
 #include "offcputime.h"
 #include "offcputime.skel.h"
 
+enum {
+	OPT_STATE = 0x2000,
+};
+
 static struct {
 	unsigned long min_us; /* -m */
 	unsigned long max_us; /* -M; 0: no limit */
-} env = { .min_us = 1 };
+	__u32 state_letters; /* --state LETTERS: their indexes' bits */
+	long long state_bits; /* --state NUMBER; -1: none */
+} env = { .min_us = 1, .state_bits = -1 };
 
 static const struct argp_option own_options[] = {
 	{ "min-block-time", 'm', "US", 0,
 	  "Count only blocks of at least US microseconds (default 1)", 0 },
 	{ "max-block-time", 'M', "US", 0,
 	  "Count only blocks of at most US microseconds", 0 },
+	{ "state", OPT_STATE, "STATE", 0,
+	  "Count only tasks leaving the CPU in STATE: letters of R (preempted), S (sleep), D (uninterruptible), T, t, I, or bcc's number (any of its task state bits; 0: preempted)",
+	  0 },
 	{},
 };
+
+/* --state: letters as ps(1) shows states, or a number of state bits. */
+static error_t parse_state(const char *arg)
+{
+	const char *letters = BPFKIT_TASK_STATE_LETTERS, *at;
+	unsigned long bits;
+	size_t i;
+	int err;
+
+	if (*arg >= '0' && *arg <= '9') {
+		err = bpfkit_parse_ulong("--state", arg, 0, 0xffffffffUL,
+					 &bits);
+		env.state_bits = bits;
+		return err;
+	}
+	for (i = 0; arg[i]; i++) {
+		at = strchr(letters, arg[i]);
+		/* X, Z and P: a task leaves the CPU dying or parked once. */
+		if (!at || strchr("XZP", arg[i]))
+			return bpfkit_usage_error(
+				"--state '%s': '%c' is not a state; give letters of R, S, D, T, t, I (e.g. --state D) or a number of state bits (e.g. --state 2)",
+				arg, arg[i]);
+		env.state_letters |= 1U << (at - letters);
+	}
+	if (!i)
+		return bpfkit_usage_error(
+			"--state needs a state; give letters of R, S, D, T, t, I or a number");
+	return 0;
+}
 
 static error_t parse_own(int key, char *arg, struct argp_state *state)
 {
@@ -36,6 +76,8 @@ static error_t parse_own(int key, char *arg, struct argp_state *state)
 	case 'M':
 		return bpfkit_parse_ulong("-M/--max-block-time", arg, 1,
 					  86400000000UL, &env.max_us);
+	case OPT_STATE:
+		return parse_state(arg);
 	case ARGP_KEY_END:
 		if (env.max_us && env.max_us < env.min_us)
 			return bpfkit_usage_error(
@@ -57,7 +99,8 @@ static const struct bpfkit_tool tool = {
 	       "  offcputime -d 10            # every task, for 10 s\n"
 	       "  offcputime -p 185 -m 1000   # process 185, blocks of 1 ms or more\n"
 	       "  offcputime -d 5 --svg off.svg  # an off-CPU flame graph too\n"
-	       "  offcputime -K --top 10      # the 10 kernel functions blocked in most\n",
+	       "  offcputime -K --top 10      # the 10 kernel functions blocked in most\n"
+	       "  offcputime --state D -d 5   # uninterruptible waits only (disk, locks)\n",
 	.options = BPFKIT_OPT_FILTERS | BPFKIT_OPT_JSON | BPFKIT_OPT_STACKS,
 	.own_options = own_options,
 	.own_parser = parse_own,
@@ -92,6 +135,8 @@ int main(int argc, char **argv)
 	skel->rodata->min_ns = env.min_us * 1000;
 	if (env.max_us)
 		skel->rodata->max_ns = env.max_us * 1000;
+	skel->rodata->state_letters = env.state_letters;
+	skel->rodata->state_bits = env.state_bits;
 	bpfkit_stack_cfg_init(&skel->rodata->bpfkit_stack_cfg,
 			      &bpfkit_opts.stacks);
 	err = bpfkit_load(skel->skeleton, &skel->rodata->bpfkit_filter, NULL);

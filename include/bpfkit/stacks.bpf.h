@@ -110,6 +110,7 @@ static __always_inline void bpfkit_stack_key_fill(void *ctx,
 	key->kernel_stack = bpfkit_stack_cfg.kernel ? stack_id(ctx, 0) :
 						      BPFKIT_STACK_NONE;
 	bpf_get_current_comm(key->comm, sizeof(key->comm));
+	__builtin_memset(key->target, 0, sizeof(key->target));
 	bpf_map_update_elem(&bpfkit_stack_pids, &key->pid, &seen, BPF_NOEXIST);
 }
 

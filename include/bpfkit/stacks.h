@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
- * What the two sides of a stack tool share (profile, offcputime): the
+ * What the two sides of a stack tool share (profile, offcputime,
+ * wakeuptime): the
  * key its counts are kept by, the stack settings user space writes before
  * load, and the counters of what could not be counted.
  */
@@ -24,13 +25,17 @@ struct bpfkit_stack {
 	__u64 ips[BPFKIT_STACK_DEPTH];
 };
 
-/* A count's key: the process, its two stacks' ids, its name. */
+/*
+ * A count's key: the process, its two stacks' ids, its name, and the name
+ * of the task it woke (wakeuptime; empty otherwise).
+ */
 struct bpfkit_stack_key {
 	__u32 pid;
 	__u32 pad; /* zero */
 	__u64 user_stack;
 	__u64 kernel_stack;
 	char comm[BPFKIT_COMM_LEN];
+	char target[BPFKIT_COMM_LEN];
 };
 
 /* Which stacks to take (-U: user only, -K: kernel only). */

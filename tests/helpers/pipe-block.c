@@ -1,26 +1,31 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * pipe-block GOFILE [MS]: print our pid, wait until GOFILE exists, then
- * block in bk_block_read(), a read(2) on a pipe that a child writes to
- * after MS milliseconds (default 1000), and exit. Built with frame
- * pointers, and the read is a system call made from bk_block_read itself
- * (libc's read() has no frame pointer, which would hide its caller), so
- * that offcputime.bats sees main;bk_block_read above the kernel's frames.
+ * block in bk_block_read(), a read(2) on a pipe that a child named
+ * "pipe-waker" writes to from bk_wake_write() after MS milliseconds
+ * (default 1000), and exit; the child exits 1 s after its write (a
+ * waker's memory maps are read while it runs). Built with frame pointers, and the read and
+ * the write are system calls made from those functions themselves (libc's
+ * read() has no frame pointer, which would hide its caller), so that
+ * offcputime.bats sees main;bk_block_read above the kernel's frames and
+ * wakeuptime.bats main;bk_wake_write.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 
-static inline __attribute__((always_inline)) long raw_read(int fd, void *buf,
-							   size_t n)
+/* read(2) or write(2), NR, as a system call made by the caller itself. */
+static inline __attribute__((always_inline)) long raw_io(long nr, int fd,
+							 void *buf, size_t n)
 {
 	long ret;
 
 	__asm__ volatile("syscall"
 			 : "=a"(ret)
-			 : "0"(SYS_read), "D"(fd), "S"(buf), "d"(n)
+			 : "0"(nr), "D"(fd), "S"(buf), "d"(n)
 			 : "rcx", "r11", "memory");
 	return ret;
 }
@@ -29,7 +34,14 @@ __attribute__((noinline)) long bk_block_read(int fd)
 {
 	char c;
 
-	return raw_read(fd, &c, 1);
+	return raw_io(SYS_read, fd, &c, 1);
+}
+
+__attribute__((noinline)) long bk_wake_write(int fd)
+{
+	char c = 'x';
+
+	return raw_io(SYS_write, fd, &c, 1);
 }
 
 int main(int argc, char **argv)
@@ -48,9 +60,14 @@ int main(int argc, char **argv)
 		nanosleep(&nap, NULL);
 	if (fork() == 0) {
 		struct timespec wait = { ms / 1000, ms % 1000 * 1000000 };
+		struct timespec linger = { 1, 0 };
+		long written;
 
+		prctl(PR_SET_NAME, "pipe-waker");
 		nanosleep(&wait, NULL);
-		_exit(write(fds[1], "x", 1) != 1);
+		written = bk_wake_write(fds[1]);
+		nanosleep(&linger, NULL);
+		_exit(written != 1);
 	}
 	return bk_block_read(fds[0]) == 1 ? 0 : 1;
 }

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # offcputime: a helper blocked 1 s in read(2) on a pipe shows that time
 # under its own function and the kernel's pipe_read and schedule; -m, -M,
-# -j, --cgroup; bad options.
+# -j, --cgroup, --state (that read is S, vfork-block's wait for its vfork
+# child D); bad options.
 
 bats_require_minimum_version 1.5.0
 load helpers
@@ -29,21 +30,21 @@ teardown() {
 	helpers_teardown
 }
 
-# block [ARG...]: pipe-block, in cgroup $IN if set, waiting for its go
-# file ($GO); its pid in PID.
+# block [ARG...]: pipe-block (or $HELPER), in cgroup $IN if set, waiting
+# for its go file ($GO); its pid in PID.
 block() {
 	GO=$BATS_TEST_TMPDIR/go
 	rm -f "$GO"
 	sh -c '[ -z "$1" ] || echo $$ >"$1/cgroup.procs" || exit 1
-		shift; exec "$@"' sh "${IN:-}" "$HELPERS/pipe-block" "$GO" "$@" \
+		shift; exec "$@"' sh "${IN:-}" "${HELPER:-$HELPERS/pipe-block}" "$GO" "$@" \
 		>"$BATS_TEST_TMPDIR/pid" &
 	JOBS+=($!)
 	PID=$!
 	wait_for "$BATS_TEST_TMPDIR/pid" '^[0-9]+$'
 }
 
-# block_traced ARG...: offcputime -p PID ARG... while pipe-block (PID)
-# blocks 1 s; with IN set, offcputime ARG... only.
+# block_traced ARG...: offcputime -p PID ARG... while pipe-block (or
+# $HELPER: PID) blocks 1 s; with IN set, offcputime --cgroup $CG ARG....
 block_traced() {
 	block
 	if [ -n "${IN:-}" ]; then
@@ -52,7 +53,7 @@ block_traced() {
 		start_tool offcputime -p "$PID" "$@"
 	fi
 	touch "$GO"
-	# The helper exits once its read returns, 1 s after the go.
+	# The helper exits once its wait ends, 1 s after the go.
 	local i
 	for ((i = 0; i < 100 * TIME_SCALE; i++)); do
 		kill -0 "$PID" 2>/dev/null || break
@@ -116,7 +117,37 @@ us_in() {
 	jq -se --argjson pid "$PID" '[.[] | select(.type == null and .pid == $pid) | .us] | add >= 950000' "$OUT"
 }
 
+@test "offcputime: --state D counts a wait for a vfork child, not a pipe read; --state S the other way" {
+	# vfork(2)'s parent waits killable, TASK_UNINTERRUPTIBLE | TASK_WAKEKILL,
+	# in wait_for_vfork_done() (inlined into kernel_clone() on 6.18).
+	vfork_re='__x64_sys_vfork;.*schedule [0-9]+$'
+	HELPER=$HELPERS/vfork-block block_traced --state D
+	us=$(us_in "$vfork_re")
+	echo "# --state D, vfork wait: $us us" >&3
+	[ "$us" -ge 950000 ]
+	block_traced --state D
+	[ "$(us_in 'pipe_read')" = 0 ]
+	block_traced --state S
+	us=$(us_in 'pipe_read')
+	echo "# --state S, pipe read: $us us" >&3
+	[ "$us" -ge 950000 ]
+	HELPER=$HELPERS/vfork-block block_traced --state S
+	[ "$(us_in "$vfork_re")" = 0 ]
+}
+
+@test "offcputime: --state 2 (bcc's bits: TASK_UNINTERRUPTIBLE) counts the vfork wait, --state 1 not" {
+	vfork_re='__x64_sys_vfork;.*schedule [0-9]+$'
+	HELPER=$HELPERS/vfork-block block_traced --state 2
+	[ "$(us_in "$vfork_re")" -ge 950000 ]
+	HELPER=$HELPERS/vfork-block block_traced --state 1
+	[ "$(us_in "$vfork_re")" = 0 ]
+}
+
 @test "offcputime: bad options are refused in one line, exit 2" {
+	run -2 "$BIN/offcputime" --state Q
+	[ "$output" = "offcputime: --state 'Q': 'Q' is not a state; give letters of R, S, D, T, t, I (e.g. --state D) or a number of state bits (e.g. --state 2)" ]
+	run -2 "$BIN/offcputime" --state 2x
+	[ "${#lines[@]}" = 1 ]
 	run -2 "$BIN/offcputime" -m 10 -M 5
 	[ "$output" = "offcputime: -M/--max-block-time 5 is below -m/--min-block-time 10; give a maximum at least the minimum" ]
 	run -2 "$BIN/offcputime" -m 0

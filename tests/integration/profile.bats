@@ -185,6 +185,91 @@ C
 	grep -Eq '^bk-stripped;([^;]+;)*main;bk_hot_spin [0-9]+$' "$OUT"
 }
 
+@test "profile: a C++ method resolves demangled, bk::Spinner::hot_spin(int)" {
+	command -v g++ >/dev/null || skip "no g++ (Debian package g++) to build a C++ helper"
+	cat >"$BATS_TEST_TMPDIR/spin.cc" <<'CXX'
+namespace bk {
+struct Spinner {
+	volatile unsigned long sink = 0;
+	__attribute__((noinline)) void hot_spin(int rounds)
+	{
+		for (long i = 0; i < rounds * 1000000L; i++)
+			sink += i;
+	}
+};
+}
+int main()
+{
+	bk::Spinner s;
+	for (;;)
+		s.hot_spin(1);
+}
+CXX
+	g++ -O1 -fno-omit-frame-pointer -o "$BATS_TEST_TMPDIR/bk-cxx" "$BATS_TEST_TMPDIR/spin.cc"
+	nm "$BATS_TEST_TMPDIR/bk-cxx" | grep -q '_ZN2bk7Spinner8hot_spinEi'
+	spin "$BATS_TEST_TMPDIR/bk-cxx"
+	profile_for -p "$PID" -U
+	grep -Eq '^bk-cxx;([^;]+;)*bk::Spinner::hot_spin\(int\) [0-9]+$' "$OUT"
+	refute grep -q '_ZN2bk' "$OUT"
+}
+
+@test "profile: -L shows an always_inline function as an inlined frame at its call's line" {
+	cat >"$BATS_TEST_TMPDIR/inline.c" <<'C'
+static volatile unsigned long bk_sink;
+
+static inline __attribute__((always_inline)) void bk_inline_step(unsigned long i)
+{
+	bk_sink += i * i; /* the step */
+}
+
+__attribute__((noinline)) void bk_outer_spin(void)
+{
+	__asm__ volatile("" ::: "memory");
+	for (unsigned long i = 0; i < 10000000; i++)
+		bk_inline_step(i); /* the call */
+}
+
+int main(void)
+{
+	for (;;)
+		bk_outer_spin();
+}
+C
+	cc -g -O2 -fno-omit-frame-pointer -o "$BATS_TEST_TMPDIR/bk-inline" "$BATS_TEST_TMPDIR/inline.c"
+	# No symbol of its own: only DWARF knows it.
+	refute grep -q bk_inline_step <(nm "$BATS_TEST_TMPDIR/bk-inline")
+	step=$(grep -n 'the step' "$BATS_TEST_TMPDIR/inline.c" | cut -d: -f1)
+	call=$(grep -n 'the call' "$BATS_TEST_TMPDIR/inline.c" | cut -d: -f1)
+	spin "$BATS_TEST_TMPDIR/bk-inline"
+	profile_for -p "$PID" -U -L -j
+	# As eu-stack -i shows it: the inlined function at the sampled line,
+	# under the function it was inlined into at the call's line.
+	jq -se --argjson step "$step" --argjson call "$call" '[.[] | select(.type == null) | .frames |
+		select(.[-1].name == "bk_inline_step")] | length > 0 and
+		all(.[-1].inlined == true and .[-1].line == $step and
+		    (.[-1].file | endswith("/inline.c")) and
+		    .[-2].name == "bk_outer_spin" and .[-2].line == $call and
+		    (.[-2] | has("inlined") | not))' "$OUT"
+	profile_for -p "$PID" -U -L
+	grep -Eq "^bk-inline;([^;]+;)*bk_outer_spin \[inline.c:$call\];bk_inline_step \[inline.c:$step\] [0-9]+$" "$OUT"
+}
+
+@test "profile: a binary built without frame pointers is named once, [missing frame pointer?]" {
+	cc -g -O2 -fomit-frame-pointer -o "$BATS_TEST_TMPDIR/bk-nofp" \
+		"$ROOT/tests/helpers/stack-spin.c"
+	spin "$BATS_TEST_TMPDIR/bk-nofp" 60
+	profile_for -p "$PID" -U
+	# Its stacks stop in bk_hot_spin, main lost.
+	grep -Eq '^bk-nofp;bk_hot_spin [0-9]+$' "$OUT"
+	[ "$(grep -c 'missing frame pointer' "$ERR")" = 1 ]
+	grep -Fq "profile: [missing frame pointer?] user stacks in $BATS_TEST_TMPDIR/bk-nofp stop after 1 or 2 frames, outside main" "$ERR"
+	# The same code built with frame pointers reaches main: no hint.
+	spin "$HELPERS/stack-spin" 60
+	profile_for -p "$PID" -U
+	grep -Eq '^stack-spin;([^;]+;)*main;bk_hot_spin [0-9]+$' "$OUT"
+	refute grep -q 'missing frame pointer' "$ERR"
+}
+
 @test "profile: node --perf-basic-prof's JIT function bkHotJs appears by name" {
 	command -v node >/dev/null || skip "no node (Debian package nodejs) to run JIT code"
 	cat >"$BATS_TEST_TMPDIR/hot.js" <<'JS'

@@ -112,7 +112,7 @@ def summarize:
 		 rows: ($rows | split(" ") | map(select(. != ""))),
 		 switch_storm_passes: ($switches * 2), io_storm_reads: $ios,
 		 scrape_series: $series, scrapes: $scrapes,
-		 conn_storm_sessions: $conns,
+		 conn_storm_sessions: $conns, profile_spins: $spins,
 		 bpftrace: $bpftrace, libbpf_tools: $libbpf_tools,
 		 bpftrace_execsnoop: $bt_exec, bpftrace_syscount: $bt_syscount},
 	results: $results,

@@ -313,6 +313,27 @@ def yes($ok): if $ok then "met" else "**not met**" end;
 		| row
 	),
 	"",
+	"### Profile: cpu-spin, \($p.profile_spins) iterations of CPU-bound work, under a whole-machine stack sampler",
+	"",
+	"Slowdown: the workload's CPU per iteration and its wall-clock time against the untraced run; the sampler's own CPU while the workload ran (bpfkit's symbolization at exit apart, per unique stack it printed).",
+	"",
+	"| sampler | Hz | workload CPU vs untraced | workload wall time vs untraced | sampler CPU, ms | samples | unique stacks | symbolization, ms | per unique stack, us |",
+	"|---|---|---|---|---|---|---|---|---|",
+	(
+		["bpfkit:49", "bpfkit profile"], ["bpfkit:999", "bpfkit profile"],
+		["perf:49", "`perf record -g -a`"], ["perf:999", "`perf record -g -a`"],
+		["libbpf-tools:49", "libbpf-tools profile"],
+		["libbpf-tools:999", "libbpf-tools profile"]
+		| . as [$v, $name] | ($r.profile // {})[$v] as $x
+		| select($x)
+		| [$name, ($v | split(":")[1]), ($x.cost_vs_untraced | times(3)),
+		   (if $x.wall_vs_untraced then 1 / $x.wall_vs_untraced.median | num(3) | . + "x" else "–" end),
+		   ($x.sampler_cpu_ms | span(0)), ($x.samples | span(0)),
+		   ($x.unique_stacks | span(0)), ($x.symbolize_ms | span(1)),
+		   ($x.symbolize_us_per_stack | span(0))]
+		| row
+	),
+	"",
 	"### Binary sizes",
 	"",
 	"| binary | linked | file | stripped | stripped + shared libraries |",

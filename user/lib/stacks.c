@@ -15,6 +15,10 @@
 #include "symbols.h"
 
 #define PIDS_PER_TICK 256 /* new pids read per tick; the rest wait */
+/* A user stack of this many frames or fewer may have lost its callers. */
+#define SHORT_STACK 2
+/* Frames a row holds: both stacks, with room for -L's inlined functions. */
+#define ROW_FRAMES (4 * BPFKIT_STACK_DEPTH)
 #define TICK_MS 100
 
 /* The frames the kernel gives for a stack that had no room in its map. */
@@ -33,7 +37,8 @@ static const struct bpfkit_frame stack_full_kernel = {
 struct row {
 	struct bpfkit_stack_key key;
 	__u64 count;
-	char *folded; /* "comm;frame;...;frame", escaped */
+	/* "comm;frame;...;frame", or "target;frame;...;frame;comm", escaped */
+	char *folded;
 	const struct bpfkit_frame **frames;
 	int nframes;
 };
@@ -46,6 +51,9 @@ struct bpfkit_stacks {
 	struct bpfkit_syms *syms;
 	struct row *rows;
 	size_t nrows;
+	/* Binaries whose user stacks stop short, as the hint names them. */
+	const char **no_fp;
+	size_t nno_fp;
 };
 
 void bpfkit_stack_cfg_init(volatile struct bpfkit_stack_cfg *cfg,
@@ -152,10 +160,72 @@ static bool is_tracing_frame(const struct bpfkit_frame *f)
 	return false;
 }
 
+/* Whether F is where a thread's user stack starts: main, _start, libc's. */
+static bool is_stack_root(const struct bpfkit_frame *f)
+{
+	static const char *const roots[] = { "main",
+					     "_start",
+					     "__libc_start_main",
+					     "__libc_start_call_main",
+					     "start_thread",
+					     "clone",
+					     "clone3",
+					     "__clone",
+					     "__clone3" };
+	size_t i;
+
+	for (i = 0; f->name && i < sizeof(roots) / sizeof(roots[0]); i++)
+		if (!strcmp(f->name, roots[i]))
+			return true;
+	return false;
+}
+
+/*
+ * A user stack of one or two frames whose outermost is not a thread's start
+ * was most likely walked through code built without frame pointers: its
+ * innermost frame's binary is kept for the hint (once each).
+ */
+static void note_short_stack(struct bpfkit_stacks *r,
+			     const struct bpfkit_frame *inner,
+			     const struct bpfkit_frame *outer)
+{
+	const char **no_fp;
+	size_t i;
+
+	if (inner->kind != BPFKIT_FRAME_USER || !inner->module ||
+	    is_stack_root(outer))
+		return;
+	for (i = 0; i < r->nno_fp; i++)
+		if (!strcmp(r->no_fp[i], inner->module))
+			return;
+	no_fp = realloc(r->no_fp, (r->nno_fp + 1) * sizeof(*no_fp));
+	if (!no_fp)
+		return; /* a hint only */
+	r->no_fp = no_fp;
+	r->no_fp[r->nno_fp++] = inner->module;
+}
+
+/*
+ * Append F to ROW's FRAMES: after the functions it was inlined into (-L),
+ * outermost first, as far as the row has room.
+ */
+static void add_frame(struct row *row, const struct bpfkit_frame **frames,
+		      const struct bpfkit_frame *f)
+{
+	const struct bpfkit_frame *chain[BPFKIT_STACK_DEPTH];
+	int n = 0;
+
+	for (; f && n < BPFKIT_STACK_DEPTH; f = f->inlined_into)
+		chain[n++] = f;
+	while (n-- > 0 && row->nframes < ROW_FRAMES)
+		frames[row->nframes++] = chain[n];
+}
+
 /* Append stack ID's frames, root first, to ROW. */
 static void add_stack(struct bpfkit_stacks *r, struct row *row, __u64 id,
 		      bool user, const struct bpfkit_frame **frames)
 {
+	const struct bpfkit_frame *outer = NULL, *inner = NULL;
 	struct bpfkit_stack st;
 	int depth, skip, i;
 
@@ -175,16 +245,20 @@ static void add_stack(struct bpfkit_stacks *r, struct row *row, __u64 id,
 	     is_tracing_frame(bpfkit_syms_kernel(r->syms, st.ips[skip]));
 	     skip++)
 		;
-	for (i = depth - 1; i >= skip; i--)
-		frames[row->nframes++] =
-			user ? bpfkit_syms_user(r->syms, row->key.pid,
+	for (i = depth - 1; i >= skip; i--) {
+		inner = user ? bpfkit_syms_user(r->syms, row->key.pid,
 						st.ips[i]) :
 			       bpfkit_syms_kernel(r->syms, st.ips[i]);
+		outer = outer ?: inner;
+		add_frame(row, frames, inner);
+	}
+	if (user && depth && depth <= SHORT_STACK)
+		note_short_stack(r, inner, outer);
 }
 
 static int fill_row(struct bpfkit_stacks *r, struct row *row)
 {
-	const struct bpfkit_frame *frames[2 * BPFKIT_STACK_DEPTH];
+	const struct bpfkit_frame *frames[ROW_FRAMES];
 	size_t size;
 	FILE *f;
 	int i;
@@ -199,7 +273,9 @@ static int fill_row(struct bpfkit_stacks *r, struct row *row)
 		return -ENOMEM;
 	}
 	memcpy(row->frames, frames, row->nframes * sizeof(*frames));
-	put_folded_name(f, row->key.comm);
+	/* A waker's stack: under the task it woke, with its own name last. */
+	put_folded_name(f,
+			row->key.target[0] ? row->key.target : row->key.comm);
 	for (i = 0; i < row->nframes; i++) {
 		const struct bpfkit_frame *fr = row->frames[i];
 
@@ -211,6 +287,10 @@ static int fill_row(struct bpfkit_stacks *r, struct row *row)
 			put_folded_name(f, basename_of(fr->file));
 			fprintf(f, ":%d]", fr->line);
 		}
+	}
+	if (row->key.target[0]) {
+		fputc(';', f);
+		put_folded_name(f, row->key.comm);
 	}
 	return fclose(f) ? -ENOMEM : 0;
 }
@@ -335,6 +415,9 @@ static int print_json(const struct bpfkit_stacks *r, const struct row *rows,
 		bpfkit_json_uint(&j, "pid", row->key.pid);
 		bpfkit_json_str(&j, "comm", row->key.comm,
 				sizeof(row->key.comm));
+		if (row->key.target[0])
+			bpfkit_json_str(&j, "target", row->key.target,
+					sizeof(row->key.target));
 		bpfkit_json_uint(&j, r->unit.name, shown(r, row->count));
 		bpfkit_json_array_begin(&j, "frames");
 		for (k = 0; k < row->nframes; k++) {
@@ -347,6 +430,8 @@ static int print_json(const struct bpfkit_stacks *r, const struct row *rows,
 						strlen(f->module));
 			bpfkit_json_uint(&j, "offset", f->offset);
 			bpfkit_json_str(&j, "kind", kind_name(f->kind), 8);
+			if (f->inlined_into)
+				bpfkit_json_bool(&j, "inlined", true);
 			if (f->file) {
 				bpfkit_json_str(&j, "file", f->file,
 						strlen(f->file));
@@ -467,17 +552,24 @@ static void free_tree(struct node *n)
 	}
 }
 
-/* The tree of every row's frames under "all" and the command's name. */
+/*
+ * The tree of every row's frames under "all" and the command's name (a
+ * waker's: under the name of the task it woke, its own name on top).
+ */
 static int build_tree(struct node *root, const struct row *rows, size_t n,
 		      int *max_depth)
 {
 	struct node *at;
+	bool woken;
 	size_t i;
 	int k;
 
 	for (i = 0; i < n; i++) {
 		root->value += rows[i].count;
-		at = child_of(root, rows[i].key.comm, BPFKIT_FRAME_USER, true);
+		woken = rows[i].key.target[0];
+		at = child_of(root,
+			      woken ? rows[i].key.target : rows[i].key.comm,
+			      BPFKIT_FRAME_USER, true);
 		if (!at)
 			return -ENOMEM;
 		at->value += rows[i].count;
@@ -488,8 +580,15 @@ static int build_tree(struct node *root, const struct row *rows, size_t n,
 				return -ENOMEM;
 			at->value += rows[i].count;
 		}
-		if (rows[i].nframes + 1 > *max_depth)
-			*max_depth = rows[i].nframes + 1;
+		if (woken) {
+			at = child_of(at, rows[i].key.comm, BPFKIT_FRAME_USER,
+				      true);
+			if (!at)
+				return -ENOMEM;
+			at->value += rows[i].count;
+		}
+		if (rows[i].nframes + 1 + woken > *max_depth)
+			*max_depth = rows[i].nframes + 1 + woken;
 	}
 	return 0;
 }
@@ -682,6 +781,23 @@ static int write_svg(const struct bpfkit_stacks *r, const struct row *rows,
 }
 
 /*
+ * The [missing frame pointer?] hint: once, for the first binary whose user
+ * stacks stopped short; with -v for each.
+ */
+static void hint_frame_pointers(const struct bpfkit_stacks *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->nno_fp && (i == 0 || r->opts.verbose); i++)
+		bpfkit_error(
+			"[missing frame pointer?] user stacks in %s stop after 1 or 2 frames, outside main: it was likely built without frame pointers, which hides callers (rebuild it with -fno-omit-frame-pointer)%s",
+			r->no_fp[i],
+			i == 0 && r->nno_fp > 1 && !r->opts.verbose ?
+				"; -v names every such binary" :
+				"");
+}
+
+/*
  * "N samples, M lost": a sample whose stack the stack map had no room for
  * is still counted (under a "[... stack lost]" frame), and said after.
  */
@@ -723,6 +839,7 @@ static void summarize(const struct bpfkit_stacks *r)
 			"%lu unique addresses symbolized in %.1f ms (%.1f us each)",
 			sy.addrs, sy.ns / 1e6,
 			sy.addrs ? sy.ns / 1e3 / sy.addrs : 0.0);
+	hint_frame_pointers(r);
 }
 
 int bpfkit_stacks_report(struct bpfkit_stacks *r)
@@ -765,6 +882,7 @@ void bpfkit_stacks_free(struct bpfkit_stacks *r)
 		free(r->rows[i].frames);
 	}
 	free(r->rows);
+	free(r->no_fp);
 	bpfkit_syms_free(r->syms);
 	free(r);
 }

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
- * Stack tools (profile, offcputime): the stack options (-U, -K, -L,
+ * Stack tools (profile, offcputime, wakeuptime): the stack options (-U, -K, -L,
  * --top, --svg), the stack settings for the BPF side, and a reader that
  * takes the counts by stack from the maps of stacks.bpf.h, symbolizes
  * them (the symbols room) and prints them as folded stacks, the top

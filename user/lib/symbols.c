@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <dwarf.h>
 #include <elfutils/libdwfl.h>
 #include "symbols.h"
 
@@ -268,10 +269,16 @@ struct bpfkit_syms *bpfkit_syms_new(const struct bpfkit_syms_opts *opts)
 
 static void free_frame(struct bpfkit_frame *f)
 {
+	struct bpfkit_frame *into = (struct bpfkit_frame *)f->inlined_into;
+
 	free((char *)f->name);
 	free((char *)f->module);
 	free((char *)f->file);
 	free((char *)f->label);
+	if (into) {
+		free_frame(into);
+		free(into);
+	}
 }
 
 void bpfkit_syms_free(struct bpfkit_syms *s)
@@ -415,15 +422,33 @@ static const char *basename_of(const char *path)
 	return slash ? slash + 1 : path;
 }
 
-/* A frame's strings are the cache's own copies, from NAME and MODULE. */
+/* libstdc++'s demangler (the C++ ABI's), as elfutils' eu-stack uses it. */
+char *__cxa_demangle(const char *mangled, char *buf, size_t *len, int *status);
+
+/* NAME demangled if it is a C++ (Itanium ABI) name; else a copy of it. */
+static char *demangled(const char *name)
+{
+	char *plain;
+	int status;
+
+	if (strncmp(name, "_Z", 2))
+		return strdup(name);
+	plain = __cxa_demangle(name, NULL, NULL, &status);
+	return status == 0 && plain ? plain : strdup(name);
+}
+
+/*
+ * A frame's strings are the cache's own copies, from NAME (demangled) and
+ * MODULE.
+ */
 static void set_frame(struct bpfkit_frame *f, const char *name,
 		      const char *module, const char *file)
 {
-	f->name = name ? strdup(name) : NULL;
+	f->name = name ? demangled(name) : NULL;
 	f->module = module ? strdup(module) : NULL;
 	f->file = file ? strdup(file) : NULL;
-	if (name)
-		f->label = strdup(name);
+	if (f->name)
+		f->label = strdup(f->name);
 	else if (!module || asprintf((char **)&f->label, UNKNOWN " (%s)",
 				     basename_of(module)) < 0)
 		f->label = NULL; /* lookup() makes it "[unknown]" */
@@ -543,6 +568,68 @@ static const struct range_sym *module_sym(struct bpfkit_syms *s,
 	return sym;
 }
 
+/* A DIE's attribute ATTR as a number; 0 when it has none. */
+static Dwarf_Word die_udata(Dwarf_Die *die, unsigned int attr)
+{
+	Dwarf_Attribute a;
+	Dwarf_Word v = 0;
+
+	if (!dwarf_attr(die, attr, &a) || dwarf_formudata(&a, &v))
+		return 0;
+	return v;
+}
+
+/*
+ * With lines on: the functions inlined at ADDR, as eu-stack -i shows them,
+ * from the inlined_subroutine scopes of ADDR's compile unit, innermost
+ * first. F (the symbol table's function, at ADDR's line) comes to name the
+ * innermost inlined function; its inlined_into, a new frame, takes the
+ * function's name over, at the call's file and line, and so on outwards.
+ */
+static void add_inlined(struct bpfkit_frame *f, Dwfl_Module *mod, __u64 addr)
+{
+	struct bpfkit_frame *at = f, *into;
+	Dwarf_Die *cu, *scopes = NULL;
+	Dwarf_Files *files = NULL;
+	const char *call_file, *inl;
+	Dwarf_Addr bias;
+	int n, i;
+
+	cu = dwfl_module_addrdie(mod, addr, &bias);
+	if (!cu)
+		return;
+	n = dwarf_getscopes(cu, addr - bias, &scopes);
+	if (n > 0 && dwarf_getsrcfiles(cu, &files, NULL))
+		files = NULL;
+	for (i = 0; i < n; i++) {
+		if (dwarf_tag(&scopes[i]) != DW_TAG_inlined_subroutine)
+			continue;
+		into = calloc(1, sizeof(*into));
+		if (!into)
+			break;
+		call_file = files ? dwarf_filesrc(files,
+						  die_udata(&scopes[i],
+							    DW_AT_call_file),
+						  NULL, NULL) :
+				    NULL;
+		*into = (struct bpfkit_frame){
+			.name = at->name,
+			.module = f->module ? strdup(f->module) : NULL,
+			.offset = f->offset,
+			.file = call_file ? strdup(call_file) : NULL,
+			.line = die_udata(&scopes[i], DW_AT_call_line),
+			.kind = f->kind,
+			.label = at->label ?: strdup(UNKNOWN),
+		};
+		inl = dwarf_diename(&scopes[i]);
+		at->name = demangled(inl ?: UNKNOWN);
+		at->label = at->name ? strdup(at->name) : NULL;
+		at->inlined_into = into;
+		at = into;
+	}
+	free(scopes);
+}
+
 static void resolve_user(struct bpfkit_syms *s, pid_t pid, __u64 addr,
 			 struct bpfkit_frame *f)
 {
@@ -590,6 +677,8 @@ static void resolve_user(struct bpfkit_syms *s, pid_t pid, __u64 addr,
 					     NULL);
 	}
 	set_frame(f, name, module, file);
+	if (s->opts.lines)
+		add_inlined(f, mod, addr);
 }
 
 static unsigned long long now_ns(void)

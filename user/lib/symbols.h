@@ -39,6 +39,14 @@ struct bpfkit_frame {
 	enum bpfkit_frame_kind kind;
 	/* name, or "[unknown]" plus " (MODULE)" with the module's basename */
 	const char *label;
+	/*
+	 * With lines on, where DWARF says the code at the address was inlined:
+	 * this frame names the inlined function (at the address's line), and
+	 * this is the function it was inlined into, at the call's file and line
+	 * (itself inlined into the next, up to the function the symbol table
+	 * names); NULL otherwise.
+	 */
+	const struct bpfkit_frame *inlined_into;
 };
 
 struct bpfkit_syms_opts {

@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The scheduler's side of a task: the state a task leaves the CPU in, read
+ * by CO-RE from task_struct's "__state" (Linux 5.14 on) or "state" (before).
+ *
+ *	state = bpfkit_task_state(prev);	at sched_switch
+ *	if (preempt) state = BPFKIT_TASK_RUNNING;	still runnable
+ *	letter = bpfkit_task_state_index(state);	as ps(1) shows it
+ */
+#ifndef BPFKIT_SCHED_BPF_H
+#define BPFKIT_SCHED_BPF_H
+
+#include "vmlinux.h"
+#include <bpf/bpf_core_read.h>
+#include "bpfkit/sched.h"
+
+/* task_struct before Linux 5.14 renamed its "state" to "__state". */
+struct task_struct___pre_5_14 {
+	long state;
+} __attribute__((preserve_access_index));
+
+static __always_inline unsigned int bpfkit_task_state(struct task_struct *t)
+{
+	struct task_struct___pre_5_14 *old = (void *)t;
+
+	if (bpf_core_field_exists(t->__state))
+		return BPF_CORE_READ(t, __state);
+	return BPF_CORE_READ(old, state);
+}
+
+/*
+ * The index of STATE's letter in BPFKIT_TASK_STATE_LETTERS, as the kernel's
+ * task_state_index() picks it: TASK_IDLE is "I", otherwise the highest of
+ * the reported bits (a killable sleep, TASK_UNINTERRUPTIBLE | TASK_WAKEKILL,
+ * is "D").
+ */
+static __always_inline int bpfkit_task_state_index(unsigned int state)
+{
+	unsigned int report = state & BPFKIT_TASK_REPORT;
+	int i;
+
+	if ((state & BPFKIT_TASK_IDLE) == BPFKIT_TASK_IDLE)
+		return BPFKIT_TASK_INDEX_IDLE;
+#pragma unroll
+	for (i = 7; i > 0; i--)
+		if (report & (1U << (i - 1)))
+			return i;
+	return 0;
+}
+
+#endif /* BPFKIT_SCHED_BPF_H */

@@ -1,0 +1,134 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0
+# wakeuptime: a helper blocked 1 s in read(2) on a pipe, woken by its child
+# writing to it, shows that time under the child's name and stack (its own
+# bk_wake_write, the kernel's pipe_write and try_to_wake_up); -m, -M, -j,
+# --cgroup; bad options.
+
+bats_require_minimum_version 1.5.0
+load helpers
+
+setup() {
+	require_root
+	JOBS=()
+	CG=
+}
+
+eval "helpers_$(declare -f teardown)"
+teardown() {
+	local j i d
+	for j in "${JOBS[@]}"; do
+		kill -KILL "$j" 2>/dev/null || true
+	done
+	wait 2>/dev/null || true
+	for d in ${CG:+"$CG/child" "$CG-sibling" "$CG"}; do
+		for ((i = 0; i < 50; i++)); do
+			rmdir "$d" 2>/dev/null && break
+			sleep 0.1
+		done
+	done
+	helpers_teardown
+}
+
+# block: pipe-block (or $HELPER), in cgroup $IN if set, waiting for its go
+# file ($GO); its pid in PID.
+block() {
+	GO=$BATS_TEST_TMPDIR/go
+	rm -f "$GO"
+	sh -c '[ -z "$1" ] || echo $$ >"$1/cgroup.procs" || exit 1
+		shift; exec "$@"' sh "${IN:-}" "${HELPER:-$HELPERS/pipe-block}" "$GO" \
+		>"$BATS_TEST_TMPDIR/pid" &
+	JOBS+=($!)
+	PID=$!
+	wait_for "$BATS_TEST_TMPDIR/pid" '^[0-9]+$'
+}
+
+# woken_traced ARG...: wakeuptime -p PID ARG... while pipe-block (PID)
+# blocks 1 s until its child pipe-waker writes; with IN set, wakeuptime
+# --cgroup $CG ARG... only.
+woken_traced() {
+	block
+	if [ -n "${IN:-}" ]; then
+		start_tool wakeuptime --cgroup "$CG" "$@"
+	else
+		start_tool wakeuptime -p "$PID" "$@"
+	fi
+	touch "$GO"
+	# The helper exits once its read returns, 1 s after the go.
+	local i
+	for ((i = 0; i < 100 * TIME_SCALE; i++)); do
+		kill -0 "$PID" 2>/dev/null || break
+		sleep 0.1
+	done
+	stop_tool
+	[ "$TOOL_STATUS" = 0 ]
+}
+
+# us_in REGEX: the microseconds of folded lines matching REGEX in $OUT.
+us_in() {
+	awk -v re="$1" '$0 ~ re { n += $NF } END { print n + 0 }' "$OUT"
+}
+
+# The woken task first, the waker's frames, the waker's name last.
+WOKEN_BY_WRITE='^pipe-block;([^;]+;)*main;bk_wake_write;.*(anon_)?pipe_write;.*try_to_wake_up;pipe-waker [0-9]+$'
+
+@test "wakeuptime: 1 s blocked on a pipe, under the writer's bk_wake_write, pipe_write and name" {
+	woken_traced
+	us=$(us_in "$WOKEN_BY_WRITE")
+	echo "# woken by pipe-waker's write: $us us" >&3
+	# The block lasts from the go's read to the child's write 1 s later,
+	# and a loaded machine may take a while to run the task again.
+	[ "$us" -ge 950000 ] && [ "$us" -le $((1000000 + 500000 * TIME_SCALE)) ]
+	# Every line is a task of PID woken: the helper's own name first.
+	refute grep -Ev '^pipe-block;' "$OUT"
+	# The tracing's own frames are left out of the kernel stacks.
+	refute grep -Eq 'bpf_prog_|bpf_trace_run' "$OUT"
+	grep -Eq '^wakeuptime: [0-9]+ blocks, 0 lost' "$ERR"
+}
+
+@test "wakeuptime: -m 500000 keeps the 1 s block only, -M 500000 leaves it out" {
+	woken_traced -m 500000
+	[ "$(wc -l <"$OUT")" = 1 ]
+	[ "$(us_in "$WOKEN_BY_WRITE")" -ge 950000 ]
+	woken_traced -M 500000
+	[ "$(us_in 'pipe-waker')" = 0 ]
+}
+
+@test "wakeuptime: -j gives the woken task, the waker and its frames" {
+	woken_traced -j
+	jq -e . "$OUT" >/dev/null
+	tail -1 "$OUT" | jq -e '.type == "summary" and .blocks > 0 and .lost == 0'
+	jq -se '[.[] | select(.type == null) | select(.comm == "pipe-waker")] |
+		length > 0 and all(.target == "pipe-block" and .us > 0) and
+		(map(.us) | add) >= 950000 and
+		all(.frames | any(.name == "bk_wake_write")) and
+		all(.frames | any(.kind == "kernel" and (.name | test("^(anon_)?pipe_write$"))))' "$OUT"
+}
+
+@test "wakeuptime: --cgroup times a child cgroup's process, not its sibling's" {
+	root=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/mounts)
+	[ -n "$root" ] || skip "no cgroup v2 hierarchy mounted"
+	CG=$root/bpfkit-test-$$-$RANDOM
+	mkdir -p "$CG/child" "$CG-sibling"
+	# The sibling's helper, a copy named pipe-other, blocks at the same
+	# time, woken by its own child.
+	cp "$HELPERS/pipe-block" "$BATS_TEST_TMPDIR/pipe-other"
+	HELPER=$BATS_TEST_TMPDIR/pipe-other IN=$CG-sibling block
+	touch "$GO"
+	IN=$CG/child woken_traced -K
+	# The child cgroup's helper and the writer it forks there are the
+	# only tasks woken, the sibling's never.
+	refute grep -Ev '^pipe-(block|waker);' "$OUT"
+	us=$(us_in '^pipe-block;.*pipe_write;.*;pipe-waker [0-9]+$')
+	echo "# child cgroup's helper woken by its writer: $us us" >&3
+	[ "$us" -ge 950000 ] && [ "$us" -le $((1000000 + 500000 * TIME_SCALE)) ]
+}
+
+@test "wakeuptime: bad options are refused in one line, exit 2" {
+	run -2 "$BIN/wakeuptime" -m 10 -M 5
+	[ "$output" = "wakeuptime: -M/--max-block-time 5 is below -m/--min-block-time 10; give a maximum at least the minimum" ]
+	run -2 "$BIN/wakeuptime" -m 0
+	[ "${#lines[@]}" = 1 ]
+	run -2 "$BIN/wakeuptime" -U -K
+	[ "${#lines[@]}" = 1 ]
+}

@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * wakeuptime: the time tasks spend blocked, by who woke them: the waker's
+ * name and the stacks it woke them from, symbolized, as folded stacks, top
+ * functions, JSON Lines or a flame graph.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include "cli.h"
+#include "diag.h"
+#include "run.h"
+#include "setup.h"
+#include "stacks.h"
+#include "wakeuptime.h"
+#include "wakeuptime.skel.h"
+
+static struct {
+	unsigned long min_us; /* -m */
+	unsigned long max_us; /* -M; 0: no limit */
+} env = { .min_us = 1 };
+
+static const struct argp_option own_options[] = {
+	{ "min-block-time", 'm', "US", 0,
+	  "Count only blocks of at least US microseconds (default 1)", 0 },
+	{ "max-block-time", 'M', "US", 0,
+	  "Count only blocks of at most US microseconds", 0 },
+	{},
+};
+
+static error_t parse_own(int key, char *arg, struct argp_state *state)
+{
+	switch (key) {
+	case 'm':
+		return bpfkit_parse_ulong("-m/--min-block-time", arg, 1,
+					  86400000000UL, &env.min_us);
+	case 'M':
+		return bpfkit_parse_ulong("-M/--max-block-time", arg, 1,
+					  86400000000UL, &env.max_us);
+	case ARGP_KEY_END:
+		if (env.max_us && env.max_us < env.min_us)
+			return bpfkit_usage_error(
+				"-M/--max-block-time %lu is below -m/--min-block-time %lu; give a maximum at least the minimum",
+				env.max_us, env.min_us);
+		return 0;
+	}
+	return ARGP_ERR_UNKNOWN;
+}
+
+static const struct bpfkit_tool tool = {
+	.name = "wakeuptime",
+	.doc = "Sum the time tasks spend blocked by who woke them, and from which stacks.\n"
+	       "\v"
+	       "Prints folded stacks (target;frame;...;frame;waker microseconds): the\n"
+	       "task woken, its waker's frames outermost first, the waker's name; the\n"
+	       "input of flamegraph.pl, speedscope and inferno. The filters select the\n"
+	       "task woken.\n"
+	       "\n"
+	       "Examples:\n"
+	       "  wakeuptime -d 10            # every task, for 10 s\n"
+	       "  wakeuptime -p 185 -m 1000   # process 185, blocks of 1 ms or more\n"
+	       "  wakeuptime -d 5 --svg wake.svg  # a wakeup flame graph too\n"
+	       "  wakeuptime -K --top 10      # the 10 kernel functions waking most\n",
+	.options = BPFKIT_OPT_FILTERS | BPFKIT_OPT_JSON | BPFKIT_OPT_STACKS,
+	.own_options = own_options,
+	.own_parser = parse_own,
+};
+
+static const struct bpfkit_stacks_unit unit = {
+	.title = "wakeuptime",
+	.events = "blocks",
+	.name = "us",
+	.divisor = 1000,
+};
+
+int main(int argc, char **argv)
+{
+	struct bpfkit_stacks *stacks = NULL;
+	struct wakeuptime_bpf *skel = NULL;
+	struct bpfkit_tick tick;
+	int err;
+
+	/* Parse options; check privileges, tracefs and kernel BTF. */
+	bpfkit_setup(&tool, argc, argv);
+
+	/* Open the BPF object. */
+	skel = wakeuptime_bpf__open_opts(bpfkit_open_opts());
+	if (!skel) {
+		err = -errno;
+		bpfkit_fail("open BPF object", err);
+		goto cleanup;
+	}
+
+	/* Our limits and the stacks to take; load and verify. */
+	skel->rodata->min_ns = env.min_us * 1000;
+	if (env.max_us)
+		skel->rodata->max_ns = env.max_us * 1000;
+	bpfkit_stack_cfg_init(&skel->rodata->bpfkit_stack_cfg,
+			      &bpfkit_opts.stacks);
+	err = bpfkit_load(skel->skeleton, &skel->rodata->bpfkit_filter, NULL);
+	if (err)
+		goto cleanup;
+
+	err = bpfkit_stacks_open(&stacks, skel->obj, &bpfkit_opts.stacks, &unit,
+				 &skel->bss->bpfkit_stack_stats);
+	if (err)
+		goto cleanup;
+
+	/* Attach to sched_switch and sched_waking. */
+	err = bpfkit_attach(skel->skeleton, NULL, NULL, NULL);
+	if (err)
+		goto cleanup;
+
+	/* Until -d or a signal, reading new processes' maps. */
+	tick = bpfkit_stacks_tick(stacks);
+	err = bpfkit_run(NULL, &tick);
+	if (err)
+		goto cleanup;
+
+	/* Detach, so that the counts read are the final ones. */
+	wakeuptime_bpf__detach(skel);
+	err = bpfkit_stacks_report(stacks);
+	if (skel->bss->wakeuptime_untimed)
+		bpfkit_error(
+			"%llu blocks not timed: more than %d tasks blocked or woken at once",
+			(unsigned long long)skel->bss->wakeuptime_untimed,
+			WAKEUPTIME_MAX_BLOCKED);
+
+cleanup:
+	bpfkit_stacks_free(stacks);
+	wakeuptime_bpf__destroy(skel);
+	return bpfkit_exit_code(err);
+}
