@@ -16,6 +16,11 @@
  *				to close, as the client saw it)
  *	serve ADDR PORT		accept one connection on ADDR:PORT and
  *				close it: "serve PORT" once listening
+ *	stall ADDR		connect to a listener of its own on ADDR:
+ *				"stall CPORT PORT"; at a line on stdin send
+ *				1000 bytes and wait 2 s for them to be
+ *				acknowledged (a drop rule the test adds
+ *				meanwhile makes the kernel retransmit)
  *	dial ADDR PORT SYNCNT	one connect to ADDR:PORT, with TCP_SYNCNT
  *				SYN retries: "dial SPORT ERRNO" (0 on success)
  */
@@ -175,6 +180,29 @@ static void do_serve(int port)
 	close(lfd);
 }
 
+static void do_stall(void)
+{
+	int lfd = bound_socket(0, 1), port = local_port(lfd), fd, cfd;
+	struct timespec wait = { 2, 0 };
+	char line[16];
+
+	fd = dial(port, 0);
+	if (fd < 0) {
+		errno = -fd;
+		die("connect");
+	}
+	cfd = accept(lfd, NULL, NULL);
+	printf("stall %d %d\n", local_port(fd), port);
+	fflush(stdout);
+	if (!fgets(line, sizeof(line), stdin))
+		die("read the go line");
+	xfer(fd, 1000, true);
+	nanosleep(&wait, NULL);
+	close(fd);
+	close(cfd);
+	close(lfd);
+}
+
 static double now_ms(void)
 {
 	struct timespec ts;
@@ -230,7 +258,7 @@ int main(int argc, char **argv)
 
 	if (argc < 4) {
 		fprintf(stderr,
-			"usage: tcp-trigger COMM connect|session|serve|dial ADDR [ARG...]\n");
+			"usage: tcp-trigger COMM connect|session|serve|stall|dial ADDR [ARG...]\n");
 		return 2;
 	}
 	if (prctl(PR_SET_NAME, argv[1]))
@@ -242,6 +270,8 @@ int main(int argc, char **argv)
 	} else if (!strcmp(argv[2], "session") && (argc == 7 || argc == 8)) {
 		do_session(atol(argv[4]), atol(argv[5]), atol(argv[6]),
 			   argc == 8 ? atoi(argv[7]) : 0);
+	} else if (!strcmp(argv[2], "stall")) {
+		do_stall();
 	} else if (!strcmp(argv[2], "serve") && argc == 5) {
 		do_serve(atoi(argv[4]));
 	} else if (!strcmp(argv[2], "dial") && argc == 6) {

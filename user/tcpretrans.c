@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * tcpretrans: print every TCP retransmit with the flow, the socket's state
+ * and its process where known.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include "channel.h"
+#include "cli.h"
+#include "diag.h"
+#include "kernel.h"
+#include "net.h"
+#include "output.h"
+#include "run.h"
+#include "setup.h"
+#include "tcpretrans.h"
+#include "tcpretrans.skel.h"
+
+/* Column widths, for the header and every row. */
+enum { PID_W = 7, COMM_W = 15, ADDR_W = 25, PORT_W = 5 };
+
+static const struct bpfkit_tool tool = {
+	.name = "tcpretrans",
+	.doc = "Trace TCP retransmits: the flow, the socket's state and its process where known.\n"
+	       "\v"
+	       "Examples:\n"
+	       "  tcpretrans                 # every retransmit on the system\n"
+	       "  tcpretrans -c nginx        # of nginx's sockets\n"
+	       "  tcpretrans -6 -j           # IPv6 only, as JSON Lines\n",
+	.options = BPFKIT_OPT_EVENTS | BPFKIT_OPT_FAMILY,
+};
+
+static void print_json(const struct tcpretrans_event *e)
+{
+	struct bpfkit_json j;
+
+	bpfkit_json_begin(&j, stdout, &e->rec);
+	if (e->owned) {
+		bpfkit_json_int(&j, "pid", e->pid);
+		bpfkit_json_int(&j, "uid", e->uid);
+		bpfkit_json_str(&j, "comm", e->comm, sizeof(e->comm));
+	}
+	bpfkit_json_flow(&j, &e->flow);
+	bpfkit_json_str(&j, "state", bpfkit_tcp_state_name(e->state), 16);
+	bpfkit_json_end(&j);
+}
+
+static enum bpfkit_verdict print_event(void *ctx, const void *data, size_t size)
+{
+	const struct tcpretrans_event *e = data;
+	struct bpfkit_flow_text t;
+
+	/* Records come whole; perf may pad the end. */
+	if (size < sizeof(*e))
+		return BPFKIT_UNREADABLE;
+	if (bpfkit_output_json()) {
+		print_json(e);
+		return BPFKIT_SHOWN;
+	}
+	bpfkit_flow_text(&e->flow, &t);
+	bpfkit_print_time(&e->rec);
+	if (e->owned) {
+		printf("%-*u ", PID_W, e->pid);
+		bpfkit_print_str(e->comm, sizeof(e->comm), COMM_W);
+	} else {
+		/* Its socket had no change in a task of its own since start. */
+		printf("%-*s %-*s ", PID_W, "-", COMM_W, "-");
+	}
+	printf("%-2d %-*s %*u %-*s %*u %s\n", t.ip, ADDR_W, t.saddr, PORT_W,
+	       e->flow.sport, ADDR_W, t.daddr, PORT_W, e->flow.dport,
+	       bpfkit_tcp_state_name(e->state));
+	return BPFKIT_SHOWN;
+}
+
+int main(int argc, char **argv)
+{
+	struct tcpretrans_bpf *skel = NULL;
+	struct bpfkit_channel *ch = NULL;
+	const struct bpfkit_filter *f;
+	int err;
+
+	/* Parse options; check privileges, tracefs and kernel BTF. */
+	bpfkit_setup(&tool, argc, argv);
+
+	err = bpfkit_require_tracepoint("tcp", "tcp_retransmit_skb",
+					"Linux 4.15+") ?:
+	      bpfkit_require_tracepoint("sock", "inet_sock_set_state",
+					"Linux 4.16+");
+	if (err)
+		goto cleanup;
+
+	/* Open the BPF object. */
+	skel = tcpretrans_bpf__open_opts(bpfkit_open_opts());
+	if (!skel) {
+		err = -errno;
+		bpfkit_fail("open BPF object", err);
+		goto cleanup;
+	}
+
+	/* Set our own filters. */
+	f = &bpfkit_opts.filter;
+	skel->rodata->filtered = f->pid || f->uid != BPFKIT_ANY_UID ||
+				 f->cgroup_id || f->comm[0];
+	bpfkit_net_cfg_init(&skel->rodata->bpfkit_net_cfg);
+
+	/* Write filters and channel settings to .rodata; load and verify. */
+	err = bpfkit_load(skel->skeleton, &skel->rodata->bpfkit_filter,
+			  &skel->rodata->bpfkit_channel_cfg);
+	if (err)
+		goto cleanup;
+
+	/* Open the event channel, then attach to both tracepoints. */
+	err = bpfkit_attach(skel->skeleton, print_event, NULL, &ch);
+	if (err)
+		goto cleanup;
+
+	/* Print the header, then retransmits until the end. */
+	bpfkit_print_header("%-*s %-*s %-2s %-*s %*s %-*s %*s STATE\n", PID_W,
+			    "PID", COMM_W, "COMM", "IP", ADDR_W, "LADDR",
+			    PORT_W, "LPORT", ADDR_W, "RADDR", PORT_W, "RPORT");
+	err = bpfkit_run(ch, NULL);
+
+cleanup:
+	bpfkit_channel_free(ch);
+	tcpretrans_bpf__destroy(skel);
+	return bpfkit_exit_code(err);
+}
