@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
  * tcpretrans: print every TCP retransmit with the flow, the socket's state
- * and its process where known.
+ * and its process where known; -C counts retransmits per flow and state and
+ * prints them at exit instead.
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include "channel.h"
 #include "cli.h"
 #include "diag.h"
@@ -19,6 +22,24 @@
 /* Column widths, for the header and every row. */
 enum { PID_W = 7, COMM_W = 15, ADDR_W = 25, PORT_W = 5 };
 
+static struct {
+	bool count; /* -C */
+} env;
+
+static const struct argp_option options[] = {
+	{ "count", 'C', NULL, 0,
+	  "Count retransmits per flow and state, printed at exit", 0 },
+	{},
+};
+
+static error_t parse_arg(int key, char *arg, struct argp_state *state)
+{
+	if (key != 'C')
+		return ARGP_ERR_UNKNOWN;
+	env.count = true;
+	return 0;
+}
+
 static const struct bpfkit_tool tool = {
 	.name = "tcpretrans",
 	.doc = "Trace TCP retransmits: the flow, the socket's state and its process where known.\n"
@@ -26,9 +47,81 @@ static const struct bpfkit_tool tool = {
 	       "Examples:\n"
 	       "  tcpretrans                 # every retransmit on the system\n"
 	       "  tcpretrans -c nginx        # of nginx's sockets\n"
+	       "  tcpretrans -C -d 10        # retransmits per flow over 10 s\n"
 	       "  tcpretrans -6 -j           # IPv6 only, as JSON Lines\n",
 	.options = BPFKIT_OPT_EVENTS | BPFKIT_OPT_FAMILY,
+	.own_options = options,
+	.own_parser = parse_arg,
 };
+
+/* Retransmits per flow and state (-C), in the order first seen. */
+struct flow_count {
+	struct bpfkit_flow flow;
+	__u32 state;
+	__u64 retransmits;
+};
+
+static struct {
+	struct flow_count *v;
+	size_t n, cap;
+} flows;
+
+static int count_event(const struct tcpretrans_event *e)
+{
+	struct flow_count *c;
+	size_t i;
+
+	for (i = 0; i < flows.n; i++) {
+		c = &flows.v[i];
+		if (c->state == e->state &&
+		    !memcmp(&c->flow, &e->flow, sizeof(c->flow)))
+			goto found;
+	}
+	if (flows.n == flows.cap) {
+		size_t cap = flows.cap ? 2 * flows.cap : 64;
+
+		c = reallocarray(flows.v, cap, sizeof(*c));
+		if (!c)
+			return -ENOMEM;
+		flows.v = c;
+		flows.cap = cap;
+	}
+	c = &flows.v[flows.n++];
+	*c = (struct flow_count){ .flow = e->flow, .state = e->state };
+found:
+	c->retransmits++;
+	return 0;
+}
+
+static void print_counts(void)
+{
+	struct bpfkit_flow_text t;
+	struct bpfkit_json j;
+	size_t i;
+
+	if (!bpfkit_output_json())
+		printf("%-2s %-*s %*s %-*s %*s %-11s %11s\n", "IP", ADDR_W,
+		       "LADDR", PORT_W, "LPORT", ADDR_W, "RADDR", PORT_W,
+		       "RPORT", "STATE", "RETRANSMITS");
+	for (i = 0; i < flows.n; i++) {
+		const struct flow_count *c = &flows.v[i];
+		const char *state = bpfkit_tcp_state_name(c->state);
+
+		if (!bpfkit_output_json()) {
+			bpfkit_flow_text(&c->flow, &t);
+			printf("%-2d %-*s %*u %-*s %*u %-11s %11llu\n", t.ip,
+			       ADDR_W, t.saddr, PORT_W, c->flow.sport, ADDR_W,
+			       t.daddr, PORT_W, c->flow.dport, state,
+			       (unsigned long long)c->retransmits);
+			continue;
+		}
+		bpfkit_json_begin(&j, stdout, NULL);
+		bpfkit_json_flow(&j, &c->flow);
+		bpfkit_json_str(&j, "state", state, 16);
+		bpfkit_json_uint(&j, "retransmits", c->retransmits);
+		bpfkit_json_end(&j);
+	}
+}
 
 static void print_json(const struct tcpretrans_event *e)
 {
@@ -53,6 +146,13 @@ static enum bpfkit_verdict print_event(void *ctx, const void *data, size_t size)
 	/* Records come whole; perf may pad the end. */
 	if (size < sizeof(*e))
 		return BPFKIT_UNREADABLE;
+	if (env.count) {
+		if (count_event(e)) {
+			bpfkit_fail("count retransmits", -ENOMEM);
+			bpfkit_stop();
+		}
+		return BPFKIT_SHOWN;
+	}
 	if (bpfkit_output_json()) {
 		print_json(e);
 		return BPFKIT_SHOWN;
@@ -82,10 +182,9 @@ int main(int argc, char **argv)
 	/* Parse options; check privileges, tracefs and kernel BTF. */
 	bpfkit_setup(&tool, argc, argv);
 
-	err = bpfkit_require_tracepoint("tcp", "tcp_retransmit_skb",
-					"Linux 4.15+") ?:
-	      bpfkit_require_tracepoint("sock", "inet_sock_set_state",
-					"Linux 4.16+");
+	err = bpfkit_require_tracepoint("tcp", "tcp_retransmit_skb", "Linux 4.15+") ?:
+		      bpfkit_require_tracepoint("sock", "inet_sock_set_state",
+						"Linux 4.16+");
 	if (err)
 		goto cleanup;
 
@@ -114,13 +213,18 @@ int main(int argc, char **argv)
 	if (err)
 		goto cleanup;
 
-	/* Print the header, then retransmits until the end. */
-	bpfkit_print_header("%-*s %-*s %-2s %-*s %*s %-*s %*s STATE\n", PID_W,
-			    "PID", COMM_W, "COMM", "IP", ADDR_W, "LADDR",
-			    PORT_W, "LPORT", ADDR_W, "RADDR", PORT_W, "RPORT");
+	/* Print the header (none for -C), then retransmits until the end. */
+	if (!env.count)
+		bpfkit_print_header("%-*s %-*s %-2s %-*s %*s %-*s %*s STATE\n",
+				    PID_W, "PID", COMM_W, "COMM", "IP", ADDR_W,
+				    "LADDR", PORT_W, "LPORT", ADDR_W, "RADDR",
+				    PORT_W, "RPORT");
 	err = bpfkit_run(ch, NULL);
+	if (!err && env.count)
+		print_counts();
 
 cleanup:
+	free(flows.v);
 	bpfkit_channel_free(ch);
 	tcpretrans_bpf__destroy(skel);
 	return bpfkit_exit_code(err);

@@ -4,7 +4,8 @@
 # its loopback is established, then an nftables rule drops what goes to
 # the server's port and the client sends: the kernel retransmits, and each
 # retransmit shows with the client's ports, state ESTABLISHED and the
-# client's pid (its connect named it); -j; SKIP without nftables.
+# client's pid (its connect named it); -j, -C, -4/-6 and --cgroup with a
+# rule that drops every data segment; SKIP without nftables.
 
 bats_require_minimum_version 1.5.0
 load helpers
@@ -13,6 +14,22 @@ load tcp
 setup() {
 	require_root
 	COMM=$(unique_comm)
+}
+
+eval "tcp_$(declare -f teardown)"
+teardown() {
+	[ -z "${OTHER_PID:-}" ] || kill "$OTHER_PID" 2>/dev/null || true
+	tcp_teardown
+	local d i
+	# A reaped task can linger in its cgroup for a moment.
+	for d in "${CGPARENT:-}/child" "${CGPARENT:-}-sibling" "${CGPARENT:-}"; do
+		[ -d "$d" ] || continue
+		for ((i = 0; i < 50; i++)); do
+			rmdir "$d" 2>/dev/null && break
+			sleep 0.1
+		done
+	done
+	return 0
 }
 
 # stall_retransmits FORMAT ARG...: tcpretrans ARG... while tcp-trigger's
@@ -58,6 +75,117 @@ stall_retransmits() {
 		all(.pid == $p and .uid == 0 and .comm == $c and .ip == 4 and
 			.saddr == "127.0.0.1" and .daddr == "127.0.0.1")
 	' "$OUT"
+}
+
+# stall_bg COMM ADDR FILE [CGROUP]: in the background, tcp-trigger's stall
+# mode in $NETNS as COMM to ADDR (in the cgroup v2 directory CGROUP when
+# given), its output in FILE; a drop rule of every data segment must be in
+# place ("meta length > 500": the handshake and FINs pass).
+stall_bg() {
+	sh -c '[ -z "$1" ] || echo $$ >"$1/cgroup.procs" || exit 1
+		shift; exec "$@"' sh "${4:-}" \
+		ip netns exec "$NETNS" "$HELPERS/tcp-trigger" "$1" stall "$2" \
+		<<<go >"$3" &
+}
+
+# stall_ports FILE: CPORT and PORT of the stall whose output is FILE.
+stall_ports() {
+	read -r _ CPORT PORT < <(sed -n 2p "$1")
+	[ -n "$PORT" ]
+}
+
+@test "tcpretrans: -C counts per flow and state at exit, the events' sum" {
+	make_netns
+	drop_rule "meta length > 500"
+	start_tool tcpretrans -C -c "$COMM"
+	stall_bg "$COMM" 127.0.0.1 "$BATS_TEST_TMPDIR/stall"
+	wait $!
+	stall_ports "$BATS_TEST_TMPDIR/stall"
+	stop_tool
+	[ "$TOOL_STATUS" = 0 ]
+	head -1 "$OUT" | grep -Eq '^IP +LADDR +LPORT +RADDR +RPORT +STATE +RETRANSMITS$'
+	# 1000 bytes unacknowledged for 2 s: the timer retransmits them
+	# a few times (after 0.2 s, 0.6 s, 1.4 s...).
+	grep -Eq "^4 +127\.0\.0\.1 +$CPORT +127\.0\.0\.1 +$PORT +ESTABLISHED +[1-9][0-9]*$" "$OUT"
+
+	start_tool tcpretrans -C -j -c "$COMM"
+	stall_bg "$COMM" 127.0.0.1 "$BATS_TEST_TMPDIR/stall"
+	wait $!
+	stall_ports "$BATS_TEST_TMPDIR/stall"
+	stop_tool
+	[ "$TOOL_STATUS" = 0 ]
+	# One object per flow and state, all of this connection either way,
+	# whose counts add up to the events the tool counted.
+	jq -es --argjson cp "$CPORT" --argjson port "$PORT" '
+		(map(select(.type == "summary")) | last | .events) as $events |
+		map(select(.type == null)) |
+		any(.sport == $cp and .dport == $port and
+			.state == "ESTABLISHED" and .retransmits >= 1) and
+		all(.ip == 4 and .saddr == "127.0.0.1" and
+			.daddr == "127.0.0.1" and
+			([.sport, .dport] | sort) == ([$cp, $port] | sort)) and
+		(map([.sport, .dport, .state]) | unique | length) == length and
+		(map(.retransmits) | add) == $events
+	' "$OUT"
+}
+
+# family_only OPTION IP: tcpretrans OPTION while an IPv4 and an IPv6
+# connection stall at once shows the one of family IP (4 or 6) only.
+family_only() {
+	start_tool tcpretrans -j "$1" -c "$COMM"
+	local v4
+	stall_bg "$COMM" 127.0.0.1 "$BATS_TEST_TMPDIR/stall4"
+	v4=$!
+	stall_bg "$COMM" ::1 "$BATS_TEST_TMPDIR/stall6"
+	wait "$v4" "$!"
+	stall_ports "$BATS_TEST_TMPDIR/stall$2"
+	stop_tool
+	[ "$TOOL_STATUS" = 0 ]
+	jq -es --argjson ip "$2" --argjson cp "$CPORT" '
+		map(select(.type == null)) |
+		any(.sport == $cp) and all(.ip == $ip)
+	' "$OUT"
+}
+
+@test "tcpretrans: -4 and -6 show their family only" {
+	require_ipv6
+	make_netns
+	drop_rule "meta length > 500"
+	family_only -4 4
+	family_only -6 6
+}
+
+@test "tcpretrans: --cgroup shows a child cgroup's sockets, no sibling's" {
+	local root other sibling
+	root=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/mounts)
+	[ -n "$root" ] || skip "no cgroup v2 mounted"
+	make_netns
+	drop_rule "meta length > 500"
+	CGPARENT=$root/bpfkit-test-$$-$RANDOM
+	mkdir -p "$CGPARENT/child" "$CGPARENT-sibling"
+	# The sibling's retransmits, seen by a second instance without
+	# --cgroup: it did retransmit.
+	other=$BATS_TEST_TMPDIR/other
+	"$BIN/tcpretrans" -j -c "$COMM" >"$other" 2>&1 &
+	OTHER_PID=$!
+	start_tool tcpretrans -j --cgroup "$CGPARENT" -c "$COMM"
+	wait_for "$other" 'tracing; hit Ctrl-C' 10
+	stall_bg "$COMM" 127.0.0.1 "$BATS_TEST_TMPDIR/sibling" "$CGPARENT-sibling"
+	sibling=$!
+	stall_bg "$COMM" 127.0.0.1 "$BATS_TEST_TMPDIR/child" "$CGPARENT/child"
+	wait "$!"
+	stall_ports "$BATS_TEST_TMPDIR/child"
+	wait_for "$OUT" "\"sport\":$CPORT," 5
+	stop_tool
+	stall_ports "$BATS_TEST_TMPDIR/sibling"
+	wait_for "$other" "\"sport\":$CPORT," 5
+	kill -INT "$OTHER_PID"
+	wait "$OTHER_PID" "$sibling"
+	[ "$TOOL_STATUS" = 0 ]
+	stall_ports "$BATS_TEST_TMPDIR/child"
+	grep -q "\"sport\":$CPORT," "$OUT"
+	stall_ports "$BATS_TEST_TMPDIR/sibling"
+	refute grep -Eq "\"(sport|dport)\":$CPORT," "$OUT"
 }
 
 @test "tcpretrans: a bad option exits 2 with one line and no output" {
