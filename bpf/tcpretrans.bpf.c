@@ -7,6 +7,7 @@
  * retransmits mostly run from the retransmit timer, in softirq.
  */
 #include "vmlinux.h"
+#include <bpf/bpf_core_read.h>
 #include <bpf/bpf_helpers.h>
 #include "bpfkit/channel.bpf.h"
 #include "bpfkit/filter.bpf.h"
@@ -19,12 +20,13 @@ char LICENSE[] SEC("license") = "GPL";
 const volatile bool filtered;
 
 /*
- * tcp:tcp_retransmit_skb's fields up to daddr_v6, the same from Linux 4.16
- * to 6.18 (its struct's name in BTF changed, so no CO-RE by that name).
+ * tcp:tcp_retransmit_skb's context, read by CO-RE: an event of its own
+ * (struct trace_event_raw_tcp_retransmit_skb, vmlinux.h) from Linux 4.15
+ * and again in recent kernels, where it gained err (the event then fires
+ * for a retransmit that failed too); one of the tcp_event_sk_skb class in
+ * between (6.1's), which gained family in 5.16.
  */
-struct retransmit_ctx {
-	__u64 common;
-	const void *skbaddr;
+struct trace_event_raw_tcp_event_sk_skb {
 	const void *skaddr;
 	int state;
 	__u16 sport;
@@ -34,7 +36,7 @@ struct retransmit_ctx {
 	__u8 daddr[4];
 	__u8 saddr_v6[16];
 	__u8 daddr_v6[16];
-};
+} __attribute__((preserve_access_index));
 
 struct owner {
 	__u32 pid;
@@ -74,30 +76,61 @@ int tcpretrans_state(struct trace_event_raw_inet_sock_set_state *ctx)
 	return 0;
 }
 
+/*
+ * The flow of CTX, a retransmit event of type T, and its state, read by
+ * helper (a load the compiler shares between the two types would go
+ * through a modified ctx pointer, which the verifier refuses); without a
+ * family field, IPv6's, where the kernel keeps an IPv4 address v4-mapped.
+ */
+#define retransmit_flow(T, ctx, f)                                          \
+	({                                                                  \
+		T *c = (void *)(ctx);                                       \
+		(f)->family = bpf_core_field_exists(c->family) ?            \
+				      BPF_CORE_READ(c, family) :            \
+				      BPFKIT_AF_INET6;                      \
+		(f)->sport = BPF_CORE_READ(c, sport);                       \
+		(f)->dport = BPF_CORE_READ(c, dport);                       \
+		if ((f)->family == BPFKIT_AF_INET) {                        \
+			bpf_probe_read_kernel((f)->saddr, 4, c->saddr);     \
+			bpf_probe_read_kernel((f)->daddr, 4, c->daddr);     \
+		} else {                                                    \
+			bpf_probe_read_kernel((f)->saddr, 16, c->saddr_v6); \
+			bpf_probe_read_kernel((f)->daddr, 16, c->daddr_v6); \
+		}                                                           \
+		BPF_CORE_READ(c, state);                                    \
+	})
+
 SEC("tracepoint/tcp/tcp_retransmit_skb")
-int tcpretrans_skb(struct retransmit_ctx *ctx)
+int tcpretrans_skb(void *ctx)
 {
+	struct trace_event_raw_tcp_retransmit_skb *own = ctx;
+	struct trace_event_raw_tcp_event_sk_skb *class = ctx;
 	struct tcpretrans_event e = {};
+	const void *skaddr;
 	struct owner *o;
 
-	o = bpfkit_sock_lookup(&tcpretrans_owners, ctx->skaddr);
+	if (bpf_core_type_exists(struct trace_event_raw_tcp_retransmit_skb)) {
+		/* A retransmit that failed sent nothing. */
+		if (bpf_core_field_exists(own->err) && BPF_CORE_READ(own, err))
+			return 0;
+		skaddr = BPF_CORE_READ(own, skaddr);
+	} else {
+		skaddr = BPF_CORE_READ(class, skaddr);
+	}
+	o = bpfkit_sock_lookup(&tcpretrans_owners, skaddr);
 	if (o && !o->selected)
 		return 0;
 	if (!o && filtered)
 		return 0;
-	e.flow.family = ctx->family;
-	e.flow.sport = ctx->sport;
-	e.flow.dport = ctx->dport;
-	if (ctx->family == BPFKIT_AF_INET) {
-		bpf_probe_read_kernel(e.flow.saddr, 4, ctx->saddr);
-		bpf_probe_read_kernel(e.flow.daddr, 4, ctx->daddr);
-	} else {
-		bpf_probe_read_kernel(e.flow.saddr, 16, ctx->saddr_v6);
-		bpf_probe_read_kernel(e.flow.daddr, 16, ctx->daddr_v6);
-	}
+	if (bpf_core_type_exists(struct trace_event_raw_tcp_retransmit_skb))
+		e.state = retransmit_flow(
+			struct trace_event_raw_tcp_retransmit_skb, ctx,
+			&e.flow);
+	else
+		e.state = retransmit_flow(
+			struct trace_event_raw_tcp_event_sk_skb, ctx, &e.flow);
 	if (!bpfkit_family_selected(&e.flow))
 		return 0;
-	e.state = ctx->state;
 	if (o) {
 		e.owned = 1;
 		e.pid = o->pid;
