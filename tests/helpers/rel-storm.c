@@ -23,21 +23,37 @@
  *		bound but not listening: refused at once
  *	accept	a TCP connect to a listener on 127.0.0.1 that this process
  *		holds, an accept(2) and both closed
+ *	retrans	TCP retransmits, in a network namespace of its own (taken at
+ *		start; loopback up, MTU 1500, one segment per packet): a
+ *		connection whose receiving socket's filter drops every
+ *		8th data packet carries data until the namespace's
+ *		TcpRetransSegs has grown by N and everything is
+ *		acknowledged (no retransmit pending), then "done N TOTAL",
+ *		TOTAL the retransmits since start; not in mix
  *	mix	one of each (exec only when PROG is given)
  *
  * Run as "COMM exit" (argv[1] == "exit") it exits at once: the exec target.
  */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <fcntl.h>
 #include <netdb.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <linux/filter.h>
+#include <linux/rtnetlink.h>
+#include <linux/sockios.h>
+#include <net/if.h>
+#include <netinet/tcp.h>
+#include <sys/ioctl.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
@@ -215,6 +231,163 @@ static void do_connect(void)
 	close(fd);
 }
 
+/* The retrans mode's connection: data goes from retrans_fd to retrans_rx. */
+static int retrans_fd = -1, retrans_rx = -1;
+
+static void die(const char *what)
+{
+	perror(what);
+	exit(1);
+}
+
+/* Loopback of this namespace: up, MTU 1500, one segment per packet. */
+static void setup_loopback(void)
+{
+	struct {
+		struct nlmsghdr nh;
+		struct ifinfomsg ifi;
+		struct rtattr rta;
+		__u32 segs;
+	} req = {
+		.nh = { .nlmsg_len = sizeof(req),
+			.nlmsg_type = RTM_NEWLINK,
+			.nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK },
+		.ifi = { .ifi_family = AF_UNSPEC },
+		.rta = { .rta_len = RTA_LENGTH(sizeof(__u32)),
+			 .rta_type = IFLA_GSO_MAX_SEGS },
+		.segs = 1,
+	};
+	struct {
+		struct nlmsghdr nh;
+		struct nlmsgerr err;
+	} ack;
+	struct ifreq ifr = { .ifr_name = "lo" };
+	int fd = socket(AF_INET, SOCK_DGRAM, 0), nl;
+
+	if (fd < 0 || ioctl(fd, SIOCGIFFLAGS, &ifr))
+		die("rel-storm: loopback flags");
+	ifr.ifr_flags |= IFF_UP;
+	if (ioctl(fd, SIOCSIFFLAGS, &ifr))
+		die("rel-storm: loopback up");
+	ifr.ifr_mtu = 1500;
+	if (ioctl(fd, SIOCSIFMTU, &ifr))
+		die("rel-storm: loopback MTU");
+	close(fd);
+
+	/*
+	 * A GSO packet of several segments would be retransmitted as one
+	 * event but counted per segment in TcpRetransSegs.
+	 */
+	req.ifi.ifi_index = if_nametoindex("lo");
+	nl = socket(AF_NETLINK, SOCK_RAW, NETLINK_ROUTE);
+	if (nl < 0 || send(nl, &req, sizeof(req), 0) < 0 ||
+	    recv(nl, &ack, sizeof(ack), 0) < (ssize_t)sizeof(ack))
+		die("rel-storm: loopback gso_max_segs");
+	if (ack.nh.nlmsg_type == NLMSG_ERROR && ack.err.error) {
+		errno = -ack.err.error;
+		die("rel-storm: loopback gso_max_segs");
+	}
+	close(nl);
+}
+
+/* The namespace's TcpRetransSegs (/proc/net/snmp). */
+static long retrans_segs(void)
+{
+	char names[512], values[512], *n, *v, *ns, *vs;
+	FILE *f = fopen("/proc/net/snmp", "r");
+	long segs = -1;
+
+	if (!f)
+		die("rel-storm: /proc/net/snmp");
+	while (fgets(names, sizeof(names), f) &&
+	       fgets(values, sizeof(values), f)) {
+		if (strncmp(names, "Tcp:", 4))
+			continue;
+		n = strtok_r(names, " \n", &ns);
+		v = strtok_r(values, " \n", &vs);
+		while (n && v && strcmp(n, "RetransSegs")) {
+			n = strtok_r(NULL, " \n", &ns);
+			v = strtok_r(NULL, " \n", &vs);
+		}
+		if (n && v)
+			segs = atol(v);
+		break;
+	}
+	fclose(f);
+	if (segs < 0)
+		die("rel-storm: no TcpRetransSegs");
+	return segs;
+}
+
+/*
+ * A connection on loopback (in the network namespace taken at start) whose
+ * receiving socket drops every 8th packet that carries data (by IPv4 ID,
+ * new for every packet sent, retransmits too; the handshake, ACKs and
+ * FINs pass), so every retransmit the storm asks for comes quickly.
+ */
+static void setup_retrans(void)
+{
+	struct sock_filter drop_8th[] = {
+		/* IPv4 total length: no data beyond the headers, keep. */
+		BPF_STMT(BPF_LD | BPF_H | BPF_ABS, SKF_NET_OFF + 2),
+		BPF_JUMP(BPF_JMP | BPF_JGT | BPF_K, 100, 0, 3),
+		BPF_STMT(BPF_LD | BPF_H | BPF_ABS, SKF_NET_OFF + 4),
+		BPF_STMT(BPF_ALU | BPF_MOD | BPF_K, 8),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0, 1, 0),
+		BPF_STMT(BPF_RET | BPF_K, 0xffffffff),
+		BPF_STMT(BPF_RET | BPF_K, 0),
+	};
+	struct sock_fprog prog = { .len = sizeof(drop_8th) /
+					  sizeof(drop_8th[0]),
+				   .filter = drop_8th };
+	struct sockaddr_in a = { .sin_family = AF_INET,
+				 .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	socklen_t len = sizeof(a);
+	int lfd, one = 1;
+
+	lfd = socket(AF_INET, SOCK_STREAM, 0);
+	retrans_fd = socket(AF_INET, SOCK_STREAM, 0);
+	if (lfd < 0 || retrans_fd < 0 ||
+	    bind(lfd, (struct sockaddr *)&a, len) || listen(lfd, 1) ||
+	    getsockname(lfd, (struct sockaddr *)&a, &len) ||
+	    connect(retrans_fd, (struct sockaddr *)&a, len))
+		die("rel-storm: retrans connection");
+	retrans_rx = accept(lfd, NULL, NULL);
+	if (retrans_rx < 0 ||
+	    setsockopt(retrans_rx, SOL_SOCKET, SO_ATTACH_FILTER, &prog,
+		       sizeof(prog)) ||
+	    setsockopt(retrans_fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one)))
+		die("rel-storm: retrans filter");
+	close(lfd);
+}
+
+/* The receiver: reads everything the connection carries. */
+static void *drain(void *unused)
+{
+	static char buf[1 << 16];
+
+	while (read(retrans_rx, buf, sizeof(buf)) > 0)
+		;
+	return NULL;
+}
+
+/* Data until COUNT more retransmits, then until all is acknowledged. */
+static void retrans_storm(long count)
+{
+	static char buf[1 << 16];
+	long until = retrans_segs() + count;
+	int unacked;
+
+	while (retrans_segs() < until)
+		if (write(retrans_fd, buf, sizeof(buf)) < 0)
+			die("rel-storm: retrans write");
+	do {
+		usleep(10000);
+		if (ioctl(retrans_fd, SIOCOUTQ, &unacked))
+			die("rel-storm: SIOCOUTQ");
+	} while (unacked);
+}
+
 static void do_mount(void)
 {
 	mount("none", "", "tmpfs", 0, NULL);
@@ -249,7 +422,7 @@ static const struct {
 	{ "import", do_import },   { "io", do_io },
 	{ "stat", do_stat },	   { "bind", do_bind },
 	{ "mount", do_mount },	   { "connect", do_connect },
-	{ "accept", do_accept },
+	{ "accept", do_accept },   { "retrans", NULL },
 };
 
 static void *worker(void *unused)
@@ -280,19 +453,23 @@ static int storm(long count)
 
 int main(int argc, char **argv)
 {
+	pthread_t drainer;
+	bool retrans;
+	long count, start = 0;
 	size_t m;
-	long count;
 
 	/* Be the exec target: exit at once. */
 	if (argc == 2 && !strcmp(argv[1], "exit"))
 		return 0;
 	for (m = 0; argc >= 3 && m < sizeof(modes) / sizeof(modes[0]); m++)
 		if (!strcmp(argv[1], modes[m].name))
-			fn = modes[m].fn;
+			break;
+	retrans = m < sizeof(modes) / sizeof(modes[0]) && !modes[m].fn;
+	fn = m < sizeof(modes) / sizeof(modes[0]) ? modes[m].fn : NULL;
 	prog = argc > 3 ? argv[3] : NULL;
-	if (!fn || ((fn == do_exec || fn == do_io) && !prog)) {
+	if ((!fn && !retrans) || ((fn == do_exec || fn == do_io) && !prog)) {
 		fprintf(stderr,
-			"usage: rel-storm exec|open|exit|signal|syscall|mix|resolve|readline|import|io|stat|bind|mount|connect|accept COMM [PROG] <COUNTS\n");
+			"usage: rel-storm exec|open|exit|signal|syscall|mix|resolve|readline|import|io|stat|bind|mount|connect|accept|retrans COMM [PROG] <COUNTS\n");
 		return 2;
 	}
 
@@ -303,11 +480,32 @@ int main(int argc, char **argv)
 		perror("rel-storm: prctl");
 		return 1;
 	}
+	if (retrans) {
+		if (unshare(CLONE_NEWNET))
+			die("rel-storm: network namespace");
+		setup_loopback();
+		start = retrans_segs();
+	}
 	printf("%d\n", getpid());
 	fflush(stdout);
 
 	/* Cause each storm asked for. */
 	while (scanf("%ld", &count) == 1 && count > 0) {
+		/*
+		 * The connection is made at the first storm, with the tracer
+		 * running: its connect names us the socket's owner.
+		 */
+		if (retrans && retrans_fd < 0) {
+			setup_retrans();
+			if (pthread_create(&drainer, NULL, drain, NULL))
+				die("rel-storm: drain thread");
+		}
+		if (retrans) {
+			retrans_storm(count);
+			printf("done %ld %ld\n", count, retrans_segs() - start);
+			fflush(stdout);
+			continue;
+		}
 		if (storm(count)) {
 			fprintf(stderr, "rel-storm: cannot start threads\n");
 			return 1;

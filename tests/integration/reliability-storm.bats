@@ -21,7 +21,7 @@ setup() {
 # stopped (SIGSTOP), which overflows any one-page buffer.
 storm() {
 	local t=$1 mode=$2 count=$3 filter=$4 dir status=0 spid tpid line
-	local comm sum events filtered lost produced printed reported
+	local comm sum events filtered lost produced printed reported misses kernel made
 	shift 4
 	dir=$BATS_TEST_TMPDIR/$t
 	mkdir -p "$dir"
@@ -57,6 +57,7 @@ storm() {
 	wait "$STORM_PID" || true
 	wait_for "$dir/err" "^$t: lost [0-9]+ events" 10 ||
 		echo "$t: no loss report on stderr while running"
+	[ "$mode" != retrans ] || misses=$(recursion_misses "$tpid")
 	kill -INT "$tpid" 2>/dev/null || echo "$t: died during the storm"
 	wait "$tpid" || status=$?
 
@@ -76,22 +77,49 @@ storm() {
 	}
 	[ "$((events + filtered + lost))" = "$produced" ] ||
 		echo "$t: events $events + filtered $filtered + lost $lost != produced $produced"
+	# A retransmit storm ends with everything acknowledged and says how
+	# many retransmits its namespace made (TcpRetransSegs, one segment
+	# each): the tool cannot have produced more, and those it did not see
+	# are the kernel's: runs of its program skipped (recursion misses:
+	# the retransmit ran in softirq over another BPF program on that CPU,
+	# other tracers' under load; counted for every retransmit of the
+	# system). Two runs here: 20021 + 10 misses and 19912 + 208 of the
+	# namespace's 20031 and 20120; one earlier run 20127 + 0 of 20137,
+	# cause not found, so the misses are not added up exactly; they count
+	# towards the storms' COUNT.
+	if [ "$mode" = retrans ]; then
+		kernel=${line##* }
+		echo "# $t: the namespace's $kernel retransmits, $misses recursion misses" >&3
+		[ "$produced" -le "$kernel" ] ||
+			echo "$t: produced $produced > the namespace's $kernel retransmits"
+	fi
+	made=$((produced + ${misses:-0}))
 	# A tool of disks (FILTER none) counts block requests, not reads: under
 	# load it has seen a few fewer than the storm's O_DIRECT reads (3993 of
 	# 4000 once in CI, cause not found; biosnoop.bats counts exactly on a
 	# loop device of its own), so it must see at least the first storm.
 	if [ "$filter" = none ]; then
-		[ "$produced" -ge "$count" ] ||
-			echo "$t: produced $produced < the first storm's $count"
+		[ "$made" -ge "$count" ] ||
+			echo "$t: produced $made < the first storm's $count"
 	else
-		[ "$produced" -ge $((2 * count)) ] ||
-			echo "$t: produced $produced < the storms' $((2 * count))"
+		[ "$made" -ge $((2 * count)) ] ||
+			echo "$t: produced $made (with recursion misses) < the storms' $((2 * count))"
 	fi
 	[ "$lost" -gt 0 ] || echo "$t: the storms lost nothing: make them bigger"
 	[ "$printed" = "$events" ] ||
 		echo "$t: printed $printed records but counted $events events"
 	[ "$lost" = 0 ] || [ "$reported" = "$lost" ] ||
 		echo "$t: the last {\"type\":\"lost\"} total is $reported, not $lost"
+}
+
+# recursion_misses PID: the runs of the BPF programs of tool PID the kernel
+# skipped, as another BPF program ran on that CPU (bpf_prog_info).
+recursion_misses() {
+	local id n=0
+	for id in $(bpf_ids "$1" | awk '$1 == "prog" { print $2 }'); do
+		n=$((n + $(bpftool -j prog show id "$id" | jq '.recursion_misses // 0')))
+	done
+	echo "$n"
 }
 
 # storm_all ARG...: a storm for every event tool, with ARG...
