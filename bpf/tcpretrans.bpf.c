@@ -24,7 +24,7 @@ const volatile bool filtered;
  * (struct trace_event_raw_tcp_retransmit_skb, vmlinux.h) from Linux 4.15
  * and again in recent kernels, where it gained err (the event then fires
  * for a retransmit that failed too); one of the tcp_event_sk_skb class in
- * between (6.1's), which gained family in 5.16.
+ * between (6.1's), which gained family later (5.10's has none).
  */
 struct trace_event_raw_tcp_event_sk_skb {
 	const void *skaddr;
