@@ -2,7 +2,8 @@
 /*
  * tcpretrans: print every TCP retransmit with the flow, the socket's state
  * and its process where known; -C counts retransmits per flow and state and
- * prints them at exit instead.
+ * prints them at exit instead; --metrics serves those counts at every
+ * scrape.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -12,6 +13,7 @@
 #include "cli.h"
 #include "diag.h"
 #include "kernel.h"
+#include "metrics.h"
 #include "net.h"
 #include "output.h"
 #include "run.h"
@@ -54,7 +56,7 @@ static const struct bpfkit_tool tool = {
 	.own_parser = parse_arg,
 };
 
-/* Retransmits per flow and state (-C), in the order first seen. */
+/* Retransmits per flow and state (-C, --metrics), in the order first seen. */
 struct flow_count {
 	struct bpfkit_flow flow;
 	__u32 state;
@@ -91,6 +93,33 @@ static int count_event(const struct tcpretrans_event *e)
 found:
 	c->retransmits++;
 	return 0;
+}
+
+/* A scrape: retransmits per flow and state, as -C prints them. */
+static int fill_metrics(struct bpfkit_metrics *m, void *ctx)
+{
+	char sport[8], dport[8], state[16];
+	struct bpfkit_flow_text t;
+	const char *labels[] = { "saddr", t.saddr, "sport", sport,
+				 "daddr", t.daddr, "dport", dport,
+				 "state", state,   NULL };
+	size_t i;
+	int err;
+
+	err = bpfkit_metrics_family(
+		m, "bpfkit_tcpretrans_retransmits_total", BPFKIT_COUNTER,
+		"TCP retransmits, by flow and socket state");
+	for (i = 0; i < flows.n && !err; i++) {
+		const struct flow_count *c = &flows.v[i];
+
+		bpfkit_flow_text(&c->flow, &t);
+		snprintf(sport, sizeof(sport), "%u", c->flow.sport);
+		snprintf(dport, sizeof(dport), "%u", c->flow.dport);
+		snprintf(state, sizeof(state), "%s",
+			 bpfkit_tcp_state_name(c->state));
+		err = bpfkit_metrics_add(m, labels, c->retransmits);
+	}
+	return err;
 }
 
 static void print_counts(void)
@@ -146,13 +175,13 @@ static enum bpfkit_verdict print_event(void *ctx, const void *data, size_t size)
 	/* Records come whole; perf may pad the end. */
 	if (size < sizeof(*e))
 		return BPFKIT_UNREADABLE;
-	if (env.count) {
-		if (count_event(e)) {
-			bpfkit_fail("count retransmits", -ENOMEM);
-			bpfkit_stop();
-		}
+	if ((env.count || bpfkit_metrics_enabled()) && count_event(e)) {
+		bpfkit_fail("count retransmits", -ENOMEM);
+		bpfkit_stop();
 		return BPFKIT_SHOWN;
 	}
+	if (env.count)
+		return BPFKIT_SHOWN;
 	if (bpfkit_output_json()) {
 		print_json(e);
 		return BPFKIT_SHOWN;
@@ -198,8 +227,7 @@ int main(int argc, char **argv)
 
 	/* Set our own filters. */
 	f = &bpfkit_opts.filter;
-	skel->rodata->filtered = f->pid || f->uid != BPFKIT_ANY_UID ||
-				 f->cgroup_id || f->comm[0];
+	skel->rodata->filtered = bpfkit_filter_narrows(f);
 	bpfkit_net_cfg_init(&skel->rodata->bpfkit_net_cfg);
 
 	/* Write filters and channel settings to .rodata; load and verify. */
@@ -212,6 +240,9 @@ int main(int argc, char **argv)
 	err = bpfkit_attach(skel->skeleton, print_event, NULL, &ch);
 	if (err)
 		goto cleanup;
+
+	/* Serve the counts per flow and state with --metrics. */
+	bpfkit_metrics_source(fill_metrics, NULL);
 
 	/* Print the header (none for -C), then retransmits until the end. */
 	if (!env.count)

@@ -4,7 +4,7 @@
 # its loopback is established, then an nftables rule drops what goes to
 # the server's port and the client sends: the kernel retransmits, and each
 # retransmit shows with the client's ports, state ESTABLISHED and the
-# client's pid (its connect named it); -j, -C, -4/-6 and --cgroup with a
+# client's pid (its connect named it); -j, -C, --metrics, -4/-6 and --cgroup with a
 # rule that drops every data segment; SKIP without nftables.
 
 bats_require_minimum_version 1.5.0
@@ -127,6 +127,26 @@ stall_ports() {
 		(map([.sport, .dport, .state]) | unique | length) == length and
 		(map(.retransmits) | add) == $events
 	' "$OUT"
+}
+
+@test "tcpretrans: --metrics serves retransmits per flow and state" {
+	local port body sum
+	make_netns
+	drop_rule "meta length > 500"
+	port=$(free_port)
+	start_tool tcpretrans --metrics "127.0.0.1:$port" -c "$COMM"
+	stall_bg "$COMM" 127.0.0.1 "$BATS_TEST_TMPDIR/stall"
+	wait $!
+	stall_ports "$BATS_TEST_TMPDIR/stall"
+	body=$(scrape "$port")
+	grep -Eqx "bpfkit_tcpretrans_retransmits_total\{saddr=\"127\.0\.0\.1\",sport=\"$CPORT\",daddr=\"127\.0\.0\.1\",dport=\"$PORT\",state=\"ESTABLISHED\"\} [1-9][0-9]*" <<<"$body"
+	# The series add up to the events the tool read by that scrape.
+	sum=$(awk '/^bpfkit_tcpretrans_retransmits_total\{/ { n += $2 } END { print n }' <<<"$body")
+	grep -qx "bpfkit_events_total $sum" <<<"$body"
+	stop_tool
+	[ "$TOOL_STATUS" = 0 ]
+	# Metrics mode prints no retransmit lines without --print.
+	[ ! -s "$OUT" ]
 }
 
 # family_only OPTION IP: tcpretrans OPTION while an IPv4 and an IPv6
