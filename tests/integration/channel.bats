@@ -357,3 +357,32 @@ sigterm_at_wait() {
 	grep -q " $comm Hello World" "$BATS_TEST_TMPDIR/first"
 	refute pgrep -f "hello-buffer -c $comm"
 }
+
+@test "channel: runs the kernel skipped (a BPF program already running on the CPU) are reported, in text, JSON and metrics" {
+	local go=$BATS_TEST_TMPDIR/go child nested port body skipped
+	"$HELPERS/sysc-trigger" bk-nested "$go" 50 >"$BATS_TEST_TMPDIR/child" &
+	child=$!
+	wait_for "$BATS_TEST_TMPDIR/child" '^[0-9]+$' 5
+	# Every getppid of the child sends it SIGURG from inside a BPF
+	# program: sigsnoop's signal_generate program cannot run then.
+	"$PROGS/nested" "$child" >"$BATS_TEST_TMPDIR/nested" &
+	nested=$!
+	wait_for "$BATS_TEST_TMPDIR/nested" '^attached$' 10
+	port=$(free_port)
+	start_tool sigsnoop -p "$child" -j --metrics "127.0.0.1:$port" --print
+	touch "$go"
+	wait "$child"
+	body=$(scrape "$port")
+	stop_tool
+	kill -INT "$nested"
+	wait "$nested"
+	[ "$TOOL_STATUS" = 0 ]
+	grep -qx 'sent 50' "$BATS_TEST_TMPDIR/nested"
+	# None of the 50 SIGURGs was seen; all were skipped, and said so.
+	[ "$(grep -c '"signal":"URG"' "$OUT")" = 0 ]
+	skipped=$(jq -s 'map(select(.type == "summary"))[0].skipped_runs' "$OUT")
+	[ "$skipped" -ge 50 ]
+	grep -Eq "^sigsnoop: the kernel skipped $skipped runs of the BPF programs: another BPF program was running on that CPU \\(run fewer tracers at once\\)\$" "$ERR"
+	line=$(grep '^bpfkit_bpf_program_skipped_runs_total{program="signal_generate"} ' <<<"$body" || true)
+	[ -n "$line" ] && [ "${line##* }" -ge 50 ]
+}

@@ -16,6 +16,7 @@
 #include <bpf/bpf.h>
 #include "channel.h"
 #include "diag.h"
+#include "kernel.h"
 #include "output.h"
 
 /* Wake the reader at once when it was last woken this long ago. */
@@ -691,15 +692,28 @@ void bpfkit_channel_drain(struct bpfkit_channel *ch)
 	bpfkit_channel_report_loss(ch);
 }
 
+/* Runs of the channel's programs the kernel skipped (nested BPF runs). */
+static __u64 skipped_runs(const struct bpfkit_channel *ch)
+{
+	__u64 n = 0;
+	int i;
+
+	for (i = 0; i < ch->skel->prog_cnt; i++)
+		n += bpfkit_prog_skipped_runs(*ch->skel->progs[i].prog);
+	return n;
+}
+
 void bpfkit_channel_summarize(struct bpfkit_channel *ch)
 {
 	struct bpfkit_channel_stats s;
 	struct bpfkit_json j;
 	char why[128] = "";
 	size_t i, n = 0;
+	__u64 skipped;
 
 	if (bpfkit_channel_stats(ch, &s))
 		return;
+	skipped = skipped_runs(ch);
 	if (bpfkit_output_json()) {
 		bpfkit_json_begin_type(&j, stdout, "summary");
 		bpfkit_json_uint(&j, "events", s.shown);
@@ -709,6 +723,7 @@ void bpfkit_channel_summarize(struct bpfkit_channel *ch)
 			bpfkit_json_uint(&j, loss_reasons[i].name,
 					 lost_for(&s, i));
 		bpfkit_json_uint(&j, "produced", s.produced);
+		bpfkit_json_uint(&j, "skipped_runs", skipped);
 		bpfkit_json_end(&j);
 	}
 	if (bpfkit_output_flush())
@@ -727,6 +742,11 @@ void bpfkit_channel_summarize(struct bpfkit_channel *ch)
 			     s.lost, why, s.filtered);
 	else
 		bpfkit_error("%llu events, %llu lost%s", s.shown, s.lost, why);
+	/* Events the programs never saw: say so, since no count holds them. */
+	if (skipped)
+		bpfkit_error(
+			"the kernel skipped %llu runs of the BPF programs: another BPF program was running on that CPU (run fewer tracers at once)",
+			(unsigned long long)skipped);
 }
 
 void bpfkit_channel_free(struct bpfkit_channel *ch)

@@ -465,9 +465,19 @@ static int add_one(struct bpfkit_metrics *m, const char *name,
 	return err ?: bpfkit_metrics_add(m, labels, value);
 }
 
-/* Each loaded program's run count and time, from the kernel. */
+/* Each loaded program's run count, time and skipped runs, from the kernel. */
 static int add_programs(struct bpfkit_metrics *m)
 {
+	static const struct {
+		const char *name, *help;
+	} families[] = {
+		{ "bpfkit_bpf_program_runs_total",
+		  "Times the kernel ran each BPF program" },
+		{ "bpfkit_bpf_program_run_seconds_total",
+		  "Time the kernel spent running each BPF program" },
+		{ "bpfkit_bpf_program_skipped_runs_total",
+		  "Runs the kernel skipped: another BPF program was running on the CPU" },
+	};
 	struct bpf_prog_info info;
 	struct bpf_program *p;
 	__u32 len;
@@ -475,14 +485,10 @@ static int add_programs(struct bpfkit_metrics *m)
 
 	if (!src.obj)
 		return 0;
-	for (pass = 0; pass < 2; pass++) {
-		err = bpfkit_metrics_family(
-			m,
-			pass ? "bpfkit_bpf_program_run_seconds_total" :
-			       "bpfkit_bpf_program_runs_total",
-			BPFKIT_COUNTER,
-			pass ? "Time the kernel spent running each BPF program" :
-			       "Times the kernel ran each BPF program");
+	for (pass = 0; pass < 3; pass++) {
+		err = bpfkit_metrics_family(m, families[pass].name,
+					    BPFKIT_COUNTER,
+					    families[pass].help);
 		if (err)
 			return err;
 		bpf_object__for_each_program(p, src.obj) {
@@ -497,6 +503,8 @@ static int add_programs(struct bpfkit_metrics *m)
 						   &len))
 				continue;
 			err = bpfkit_metrics_add(m, labels,
+						 pass == 2 ?
+							 info.recursion_misses :
 						 pass ? info.run_time_ns / 1e9 :
 							info.run_cnt);
 			if (err)
