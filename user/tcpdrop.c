@@ -45,8 +45,8 @@ static struct {
 } env;
 
 static const struct argp_option options[] = {
-	{ "all", 'a', NULL, 0,
-	  "Trace drops of every protocol, not only TCP's", 0 },
+	{ "all", 'a', NULL, 0, "Trace drops of every protocol, not only TCP's",
+	  0 },
 	{ "reason", 'R', "REASONS", 0,
 	  "Trace drops of these reasons only (comma-separated names, such as "
 	  "NETFILTER_DROP,NO_SOCKET)",
@@ -147,8 +147,8 @@ static const char *proto_text(const struct tcpdrop_event *e, char *buf,
 		__u8 proto;
 		const char *name;
 	} ip_protos[] = {
-		{ 1, "ICMP" },	 { 2, "IGMP" }, { 6, "TCP" },
-		{ 17, "UDP" },	 { 47, "GRE" }, { 58, "ICMPv6" },
+		{ 1, "ICMP" },	 { 2, "IGMP" },	     { 6, "TCP" },
+		{ 17, "UDP" },	 { 47, "GRE" },	     { 58, "ICMPv6" },
 		{ 132, "SCTP" }, { 136, "UDPLite" },
 	};
 	size_t i;
@@ -197,6 +197,12 @@ static const char *context_name(__u8 context)
 	return "unknown";
 }
 
+/* Did E come with a TCP header (behind an IP one)? */
+static bool has_tcp(const struct tcpdrop_event *e)
+{
+	return e->flow.family && e->ipproto == TCPDROP_IPPROTO_TCP;
+}
+
 /* Drops per reason (--metrics) and per reason and TCP flow (-C). */
 struct drop_count {
 	__u8 reason_kind;
@@ -226,7 +232,7 @@ static int count_drop(struct drop_counts *c, const struct tcpdrop_event *e,
 	if (with_flow) {
 		key.ipproto = e->ipproto;
 		key.ethertype = e->ethertype;
-		if (e->ipproto == TCPDROP_IPPROTO_TCP)
+		if (has_tcp(e))
 			key.flow = e->flow;
 		else
 			key.flow.family = e->flow.family;
@@ -279,13 +285,14 @@ static void print_counts(void)
 		       ADDR_W, "DADDR", PORT_W, "DPORT", "DROPS");
 	for (i = 0; i < by_flow.n; i++) {
 		const struct drop_count *d = &by_flow.v[i];
-		bool tcp = d->ipproto == TCPDROP_IPPROTO_TCP;
+		bool tcp;
 
 		e = (struct tcpdrop_event){ .flow = d->flow,
 					    .reason = d->reason,
 					    .reason_kind = d->reason_kind,
 					    .ipproto = d->ipproto,
 					    .ethertype = d->ethertype };
+		tcp = has_tcp(&e);
 		if (bpfkit_output_json()) {
 			bpfkit_json_begin(&j, stdout, NULL);
 			if (d->reason_kind == TCPDROP_REASON_GIVEN) {
@@ -339,9 +346,9 @@ static int fill_metrics(struct bpfkit_metrics *m, void *ctx)
 		};
 		err = bpfkit_metrics_add(
 			m,
-			(const char *[]){
-				"reason", reason_text(&e, rbuf, sizeof(rbuf)),
-				NULL },
+			(const char *[]){ "reason",
+					  reason_text(&e, rbuf, sizeof(rbuf)),
+					  NULL },
 			by_reason.v[i].drops);
 	}
 	return err;
@@ -361,7 +368,7 @@ static void print_json(const struct tcpdrop_event *e)
 	}
 	bpfkit_json_str(&j, "proto", proto_text(e, pbuf, sizeof(pbuf)),
 			TEXT_LEN);
-	if (e->ipproto == TCPDROP_IPPROTO_TCP) {
+	if (has_tcp(e)) {
 		bpfkit_json_flow(&j, &e->flow);
 		bpfkit_json_str(&j, "tcpflags",
 				flags_text(e->tcpflags, fbuf, sizeof(fbuf)),
@@ -375,8 +382,8 @@ static void print_json(const struct tcpdrop_event *e)
 		bpfkit_json_str(&j, "daddr", t.daddr, sizeof(t.daddr));
 	}
 	if (e->reason_kind == TCPDROP_REASON_GIVEN) {
-		bpfkit_json_str(&j, "reason", reason_text(e, rbuf, sizeof(rbuf)),
-				TEXT_LEN);
+		bpfkit_json_str(&j, "reason",
+				reason_text(e, rbuf, sizeof(rbuf)), TEXT_LEN);
 		bpfkit_json_uint(&j, "reason_code", e->reason);
 	}
 	bpfkit_json_end(&j);
@@ -403,7 +410,7 @@ static void print_row(const struct tcpdrop_event *e)
 	} else {
 		printf("%-2s %-*s ", "-", ADDR_W, "-");
 	}
-	if (e->ipproto == TCPDROP_IPPROTO_TCP)
+	if (has_tcp(e))
 		printf("%*u %-*s %*u %-*s ", PORT_W, e->flow.sport, ADDR_W,
 		       t.daddr, PORT_W, e->flow.dport, FLAGS_W,
 		       flags_text(e->tcpflags, fbuf, sizeof(fbuf)));
