@@ -108,7 +108,6 @@ static int parse_reasons(const char *list, bool kernel_names,
 	copy = strdup(list);
 	if (!copy)
 		return -ENOMEM;
-	r->any = 1;
 	for (name = strtok_r(copy, ",", &save); name;
 	     name = strtok_r(NULL, ",", &save)) {
 		value = bpfkit_drop_reason_value(name);
@@ -119,8 +118,12 @@ static int parse_reasons(const char *list, bool kernel_names,
 			break;
 		}
 		r->bits[value / 64] |= 1ULL << (value % 64);
+		r->any = 1;
 	}
 	free(copy);
+	if (!err && !r->any)
+		err = bpfkit_usage_error(
+			"-R/--reason needs drop reason names, such as NETFILTER_DROP");
 	return err;
 }
 
