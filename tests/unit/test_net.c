@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
  * The network room: addresses as text (IPv4-mapped IPv6 as IPv4), flows
- * as JSON (addresses as strings, ports as numbers), TCP state names and
- * port lists.
+ * as JSON (addresses as strings, ports as numbers), TCP state names, port
+ * lists and drop reason names read from a kernel's BTF.
  */
+#include <errno.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -14,6 +15,7 @@
 #include <arpa/inet.h>
 #include <sys/socket.h>
 #include <cmocka.h>
+#include <bpf/btf.h>
 #include "cli.h"
 #include "net.h"
 #include "output.h"
@@ -165,6 +167,45 @@ static void test_bad_ports(void **state)
 		assert_int_equal(bpfkit_parse_ports("-P", bad[i], &p), EINVAL);
 }
 
+/*
+ * Drop reasons come from BTF's enum skb_drop_reason, whatever values this
+ * kernel gives them, prefix stripped; no enum (before 5.17): -ENOENT.
+ */
+static void test_drop_reasons(void **state)
+{
+	struct btf *btf = btf__new_empty();
+	int id;
+
+	(void)state;
+	assert_non_null(btf);
+	assert_int_equal(bpfkit_drop_reasons_load(btf), -ENOENT);
+	id = btf__add_enum(btf, "skb_drop_reason", 4);
+	assert_true(id > 0);
+	assert_int_equal(btf__add_enum_value(btf, "SKB_NOT_DROPPED_YET", 0), 0);
+	assert_int_equal(btf__add_enum_value(btf, "SKB_CONSUMED", 1), 0);
+	assert_int_equal(
+		btf__add_enum_value(btf, "SKB_DROP_REASON_NOT_SPECIFIED", 2),
+		0);
+	assert_int_equal(
+		btf__add_enum_value(btf, "SKB_DROP_REASON_NETFILTER_DROP", 12),
+		0);
+	assert_int_equal(btf__add_enum_value(btf, "SKB_DROP_REASON_MAX", 13),
+			 0);
+	assert_int_equal(bpfkit_drop_reasons_load(btf), 0);
+	btf__free(btf);
+	assert_string_equal(bpfkit_drop_reason_name(1), "CONSUMED");
+	assert_string_equal(bpfkit_drop_reason_name(2), "NOT_SPECIFIED");
+	assert_string_equal(bpfkit_drop_reason_name(12), "NETFILTER_DROP");
+	assert_null(bpfkit_drop_reason_name(13));
+	assert_null(bpfkit_drop_reason_name(7));
+	assert_int_equal(bpfkit_drop_reason_value("NETFILTER_DROP"), 12);
+	assert_int_equal(bpfkit_drop_reason_value("netfilter_drop"), 12);
+	assert_int_equal(bpfkit_drop_reason_value("MAX"), -ENOENT);
+	assert_int_equal(bpfkit_drop_reason_value("NO_SUCH"), -ENOENT);
+	bpfkit_drop_reasons_free();
+	assert_null(bpfkit_drop_reason_name(2));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -175,6 +216,7 @@ int main(void)
 		cmocka_unit_test(test_state_names),
 		cmocka_unit_test(test_ports),
 		cmocka_unit_test(test_bad_ports),
+		cmocka_unit_test(test_drop_reasons),
 	};
 
 	return cmocka_run_group_tests_name("net", tests, NULL, NULL);

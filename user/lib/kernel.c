@@ -657,3 +657,29 @@ __u64 bpfkit_prog_skipped_runs(const struct bpf_program *p)
 		return 0;
 	return info.recursion_misses;
 }
+
+int bpfkit_kernel_func_range(const char *name, __u64 *start, __u64 *end)
+{
+	unsigned long long addr;
+	char sym[256], type;
+	int err = -ENOENT;
+	FILE *f;
+
+	f = fopen("/proc/kallsyms", "re");
+	if (!f)
+		return -errno;
+	*start = 0;
+	/* vmlinux's symbols come sorted by address: the next one ends NAME. */
+	while (fscanf(f, "%llx %c %255s%*[^\n]", &addr, &type, sym) == 3) {
+		if (*start && addr > *start) {
+			*end = addr;
+			err = 0;
+			break;
+		}
+		if (!*start && addr && (type == 't' || type == 'T') &&
+		    !strcmp(sym, name))
+			*start = addr;
+	}
+	fclose(f);
+	return err;
+}

@@ -2,7 +2,8 @@
 /*
  * What this kernel offers, asked before loading: privileges and BTF,
  * tracefs and its tracepoints, the cgroup v2 mount, kprobes and BPF
- * trampolines, the functions behind syscalls. Silent unless a function says
+ * trampolines, the functions behind syscalls, where a kernel function's
+ * code lies. Silent unless a function says
  * it reports.
  */
 #ifndef BPFKIT_KERNEL_H
@@ -10,6 +11,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <linux/types.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
@@ -132,5 +134,12 @@ int bpfkit_require_btf_members(const char *btf_path,
 
 #define BPFKIT_BTF_MEMBER(type_, member, size_) \
 	{ .type = #type_, .name = #member, .size = size_ },
+
+/*
+ * Where the code of kernel function NAME lies, from /proc/kallsyms: START
+ * and END, the address of the symbol after it. Returns 0, -ENOENT when
+ * the kernel has no such function (or hides its addresses), or -errno.
+ */
+int bpfkit_kernel_func_range(const char *name, __u64 *start, __u64 *end);
 
 #endif /* BPFKIT_KERNEL_H */

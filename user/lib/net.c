@@ -1,11 +1,15 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
  * The network tools' user side: the -4/-6 setting, addresses and flows as
- * text and JSON, TCP state names.
+ * text and JSON, TCP state names, the kernel's packet drop reasons.
  */
 #include <arpa/inet.h>
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <bpf/btf.h>
 #include <sys/socket.h>
 #include "net.h"
 
@@ -88,4 +92,92 @@ const char *bpfkit_tcp_state_name(int state)
 	    !names[state])
 		return "UNKNOWN";
 	return names[state];
+}
+
+/* The kernel's drop reasons, as bpfkit_drop_reasons_load() read them. */
+static struct {
+	struct drop_reason {
+		__u32 value;
+		char *name;
+	} * v;
+	size_t n;
+} drop_reasons;
+
+/* NAME without the enum's SKB_DROP_REASON_ or SKB_ prefix. */
+static const char *drop_reason_short(const char *name)
+{
+	static const char *const prefixes[] = { "SKB_DROP_REASON_", "SKB_" };
+	size_t i, len;
+
+	for (i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++) {
+		len = strlen(prefixes[i]);
+		if (!strncmp(name, prefixes[i], len))
+			return name + len;
+	}
+	return name;
+}
+
+int bpfkit_drop_reasons_load(const struct btf *btf)
+{
+	const struct btf_type *t;
+	const struct btf_enum *e;
+	int id, i, n;
+
+	bpfkit_drop_reasons_free();
+	id = btf__find_by_name_kind(btf, "skb_drop_reason", BTF_KIND_ENUM);
+	if (id < 0)
+		return -ENOENT;
+	t = btf__type_by_id(btf, id);
+	n = btf_vlen(t);
+	drop_reasons.v = calloc(n, sizeof(*drop_reasons.v));
+	if (n && !drop_reasons.v)
+		return -ENOMEM;
+	e = btf_enum(t);
+	for (i = 0; i < n; i++, e++) {
+		const char *name = btf__name_by_offset(btf, e->name_off);
+		struct drop_reason *r = &drop_reasons.v[drop_reasons.n];
+
+		/* The enum's end marker is no reason. */
+		if (!name || !strcmp(name, "SKB_DROP_REASON_MAX"))
+			continue;
+		r->value = e->val;
+		r->name = strdup(drop_reason_short(name));
+		if (!r->name) {
+			bpfkit_drop_reasons_free();
+			return -ENOMEM;
+		}
+		drop_reasons.n++;
+	}
+	return 0;
+}
+
+void bpfkit_drop_reasons_free(void)
+{
+	size_t i;
+
+	for (i = 0; i < drop_reasons.n; i++)
+		free(drop_reasons.v[i].name);
+	free(drop_reasons.v);
+	drop_reasons.v = NULL;
+	drop_reasons.n = 0;
+}
+
+const char *bpfkit_drop_reason_name(__u32 reason)
+{
+	size_t i;
+
+	for (i = 0; i < drop_reasons.n; i++)
+		if (drop_reasons.v[i].value == reason)
+			return drop_reasons.v[i].name;
+	return NULL;
+}
+
+long bpfkit_drop_reason_value(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < drop_reasons.n; i++)
+		if (!strcasecmp(drop_reasons.v[i].name, name))
+			return drop_reasons.v[i].value;
+	return -ENOENT;
 }

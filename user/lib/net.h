@@ -3,7 +3,7 @@
  * The user side of the network tools: the -4/-6 setting for the BPF side,
  * addresses in their textual forms (inet_ntop; IPv4-mapped IPv6 shown as
  * IPv4), flows as columns and as JSON (addresses as strings, ports as
- * numbers) and TCP state names.
+ * numbers), TCP state names and the kernel's packet drop reasons.
  *
  *	bpfkit_net_cfg_init(&skel->rodata->bpfkit_net_cfg);	before load
  *	bpfkit_flow_text(&e->flow, &t);		then t.saddr, t.daddr
@@ -54,5 +54,22 @@ void bpfkit_json_flow(struct bpfkit_json *j, const struct bpfkit_flow *flow);
 
 /* A TCP state's name, as the kernel's tracepoint prints it without TCP_. */
 const char *bpfkit_tcp_state_name(int state);
+
+struct btf;
+
+/*
+ * Read the names of the packet drop reasons from BTF's enum
+ * skb_drop_reason (Linux 5.17+; they differ between kernels), with their
+ * SKB_DROP_REASON_ (or SKB_) prefix stripped, as skb:kfree_skb prints
+ * them. Returns 0, -ENOENT when BTF has no such enum, or -ENOMEM.
+ */
+int bpfkit_drop_reasons_load(const struct btf *btf);
+void bpfkit_drop_reasons_free(void);
+
+/* The name of drop reason REASON, or NULL when the kernel names none. */
+const char *bpfkit_drop_reason_name(__u32 reason);
+
+/* The value of the drop reason named NAME (any case), or -ENOENT. */
+long bpfkit_drop_reason_value(const char *name);
 
 #endif /* BPFKIT_NET_USER_H */

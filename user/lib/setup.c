@@ -248,7 +248,8 @@ int bpfkit_load(struct bpf_object_skeleton *s, struct bpfkit_filter *filter,
 	err = resize_test_map(*s->obj, &bpfkit_opts.test_map);
 	if (err)
 		return err;
-	*filter = bpfkit_opts.filter;
+	if (filter)
+		*filter = bpfkit_opts.filter;
 	if (channel) {
 		err = bpfkit_channel_prepare(*s->obj, channel,
 					     &bpfkit_opts.channel);

@@ -33,7 +33,8 @@ void bpfkit_setup(const struct bpfkit_tool *tool, int argc, char **argv);
 const struct bpf_object_open_opts *bpfkit_open_opts(void);
 
 /*
- * Write the filters into the object's read-only bpfkit_filter and, for a
+ * Write the filters into the object's read-only bpfkit_filter (FILTER NULL:
+ * a tool without them, whose events run in no task's context) and, for a
  * tool that sends events (CHANNEL not NULL), the channel settings into its
  * bpfkit_channel_cfg, picking the transport; then load and verify every
  * program, and put the --cgroup directory into the bpfkit_cgroup map.
