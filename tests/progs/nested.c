@@ -33,7 +33,8 @@ int main(int argc, char **argv)
 	}
 	skel->rodata->nested_tgid = atoi(argv[1]);
 	if (nested_bpf__load(skel) || nested_bpf__attach(skel)) {
-		fprintf(stderr, "nested: failed to load or attach BPF program\n");
+		fprintf(stderr,
+			"nested: failed to load or attach BPF program\n");
 		goto cleanup;
 	}
 	printf("attached\n");
