@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 # Privileges, for every tool in $BIN: without CAP_BPF and CAP_PERFMON each
 # says so in one line and exits 1 (BPFKIT_EXIT_FAIL); libbpf's own log
-# shows only with -v. As a user holding only CAP_BPF, CAP_PERFMON and
-# CAP_DAC_READ_SEARCH (tracefs is 0700) the tracepoint tools trace, and
-# without one of the three say which in one line.
+# shows only with -v. As a user holding only the capabilities its man page
+# states (CAP_BPF, CAP_PERFMON and CAP_DAC_READ_SEARCH, tracefs being 0700;
+# CAP_SYS_ADMIN in place of the first two for user probes) every tool
+# traces, and without any one of them says which in one line.
 
 load helpers
 load ../reliability/common
@@ -72,26 +73,38 @@ as_user() {
 		--bounding-set="-all,+${caps//,/,+}" "$@"
 }
 
-# The tools that need more (CAP_SYS_ADMIN here): user probes (bashreadline,
-# gethostlatency, pyimport: perf_event_open of a uprobe is refused) and
-# oomkill (its load is refused; cause not found).
-LEAST_PRIVILEGE_EXCEPTIONS=" bashreadline gethostlatency pyimport oomkill "
+# man_caps TOOL: the capabilities TOOL's man page gives it in its
+# CAPABILITIES section's setpriv line, as "bpf,perfmon,dac_read_search".
+man_caps() {
+	sed -n 's/^.*\\-\\-ambient\\-caps=\([a-z_+,]*\).*$/\1/p' \
+		"$ROOT/man/$1.8" | tr -d + | head -1
+}
 
-@test "reliability: privileges: as nobody with only CAP_BPF, CAP_PERFMON and CAP_DAC_READ_SEARCH, the tracepoint tools trace" {
-	local t status n=0 paranoid
-	# Debian's kernels add level 3, where perf_event_open (every
-	# tracepoint attach) needs CAP_SYS_ADMIN whatever CAP_PERFMON says.
+# Debian's kernels add perf_event_paranoid level 3, where perf_event_open
+# (every tracepoint attach) needs CAP_SYS_ADMIN whatever CAP_PERFMON says.
+require_perfmon_enough() {
+	local paranoid
 	paranoid=$(cat /proc/sys/kernel/perf_event_paranoid)
 	[ "$paranoid" -le 2 ] ||
 		skip "kernel.perf_event_paranoid is $paranoid: perf events need CAP_SYS_ADMIN here (sysctl kernel.perf_event_paranoid=2 lets CAP_PERFMON do)"
+}
+
+@test "reliability: privileges: as nobody with only the capabilities its man page states, every tool traces" {
+	local t caps status n=0
+	require_perfmon_enough
 	for t in $(tools); do
-		[[ $LEAST_PRIVILEGE_EXCEPTIONS == *" $t "* ]] && continue
+		caps=$(man_caps "$t")
+		if [ -z "$caps" ]; then
+			echo "$t: man/$t.8 states no setpriv --ambient-caps line"
+			continue
+		fi
 		status=0
-		(cd / && as_user bpf,perfmon,dac_read_search timeout 30 "$BIN/$t" -d 1) \
-			>/dev/null 2>"$BATS_TEST_TMPDIR/err" || status=$?
+		(cd / && as_user "$caps" timeout $((30 * TIME_SCALE)) \
+			"$BIN/$t" -d 1) >/dev/null 2>"$BATS_TEST_TMPDIR/err" ||
+			status=$?
 		n=$((n + 1))
 		if [ "$status" != 0 ] || ! grep -q "^$t: tracing" "$BATS_TEST_TMPDIR/err"; then
-			echo "$t: exit $status"
+			echo "$t with $caps: exit $status"
 			sed 's/^/    /' "$BATS_TEST_TMPDIR/err" | head -3
 		fi
 	done >"$BATS_TEST_TMPDIR/report"
@@ -100,20 +113,27 @@ LEAST_PRIVILEGE_EXCEPTIONS=" bashreadline gethostlatency pyimport oomkill "
 	echo "# $n tools" >&3
 }
 
-@test "reliability: privileges: without one of the three, one line names it" {
-	local caps missing
-	for caps in bpf,perfmon perfmon,dac_read_search bpf,dac_read_search; do
-		case $caps in
-		bpf,perfmon) missing=CAP_DAC_READ_SEARCH ;;
-		perfmon,*) missing=CAP_BPF ;;
-		*) missing=CAP_PERFMON ;;
-		esac
-		run as_user "$caps" "$BIN/syscount" -d 1
-		[ "$status" = 1 ]
-		[ "${#lines[@]}" = 1 ]
-		echo "$output" | grep -q "^syscount: .*$missing" || {
-			echo "# with $caps: $output" >&3
-			return 1
-		}
-	done
+@test "reliability: privileges: without one of its capabilities, every tool names it in one line, exit 1" {
+	local t caps cap rest status n=0 err=$BATS_TEST_TMPDIR/err
+	for t in $(tools); do
+		caps=$(man_caps "$t")
+		[ -n "$caps" ] || continue
+		for cap in ${caps//,/ }; do
+			rest=$(echo ",$caps," | sed "s/,$cap,/,/; s/^,//; s/,$//")
+			status=0
+			(cd / && as_user "$rest" timeout $((30 * TIME_SCALE)) \
+				"$BIN/$t" -d 1) >"$BATS_TEST_TMPDIR/out" 2>"$err" ||
+				status=$?
+			n=$((n + 1))
+			if [ "$status" != 1 ] || [ -s "$BATS_TEST_TMPDIR/out" ] ||
+				[ "$(wc -l <"$err")" != 1 ] ||
+				! grep -q "^$t: .*CAP_${cap^^}" "$err"; then
+				echo "$t without $cap: exit $status, $(wc -l <"$err") lines"
+				sed 's/^/    /' "$err" | head -3
+			fi
+		done
+	done >"$BATS_TEST_TMPDIR/report"
+	sed 's/^/# /' "$BATS_TEST_TMPDIR/report" >&3
+	[ ! -s "$BATS_TEST_TMPDIR/report" ]
+	echo "# $n runs" >&3
 }

@@ -51,10 +51,12 @@ static bool has_cap(const struct __user_cap_data_struct *caps, int cap)
 }
 
 /*
- * Loading and reading BPF needs CAP_BPF and CAP_PERFMON, or CAP_SYS_ADMIN:
- * NULL when the effective set holds them, else the names of those missing.
+ * Loading and reading BPF needs CAP_BPF and CAP_PERFMON, or CAP_SYS_ADMIN;
+ * user probes need CAP_SYS_ADMIN (the kernel's uprobe PMU opens its perf
+ * events for nothing less): NULL when the effective set holds what is
+ * needed, else the names of those missing.
  */
-static const char *missing_caps(void)
+static const char *missing_caps(bool user_probes)
 {
 	struct __user_cap_header_struct hdr = {
 		.version = _LINUX_CAPABILITY_VERSION_3,
@@ -66,6 +68,8 @@ static const char *missing_caps(void)
 		return geteuid() == 0 ? NULL : "CAP_BPF and CAP_PERFMON";
 	if (has_cap(caps, CAP_SYS_ADMIN))
 		return NULL;
+	if (user_probes)
+		return "CAP_SYS_ADMIN";
 	bpf = has_cap(caps, CAP_BPF);
 	perfmon = has_cap(caps, CAP_PERFMON);
 	if (bpf && perfmon)
@@ -75,10 +79,16 @@ static const char *missing_caps(void)
 			 "CAP_BPF and CAP_PERFMON";
 }
 
-int bpfkit_preflight(const char *btf_path)
+int bpfkit_preflight(const char *btf_path, bool user_probes)
 {
-	const char *missing = missing_caps();
+	const char *missing = missing_caps(user_probes);
 
+	if (missing && user_probes) {
+		bpfkit_error(
+			"needs root (CAP_SYS_ADMIN: this kernel opens user probes only for it, over CAP_BPF and CAP_PERFMON), and has no %s; run it with sudo, or with CAP_SYS_ADMIN and CAP_DAC_READ_SEARCH (see its man page)",
+			missing);
+		return -EPERM;
+	}
 	if (missing) {
 		bpfkit_error(
 			"needs root (CAP_BPF and CAP_PERFMON) to load BPF programs, and has no %s; run it with sudo, or with those capabilities (see its man page)",

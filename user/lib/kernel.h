@@ -14,11 +14,12 @@
 #include <bpf/libbpf.h>
 
 /*
- * Check what every tool needs before it opens its object: privileges,
+ * Check what every tool needs before it opens its object: privileges
+ * (CAP_SYS_ADMIN too with USER_PROBES, a tool on uprobes or USDT probes),
  * tracefs and kernel BTF (BTF_PATH, from --btf, stands in for the kernel's).
  * Prints one line and returns -errno when something is missing.
  */
-int bpfkit_preflight(const char *btf_path);
+int bpfkit_preflight(const char *btf_path, bool user_probes);
 
 /* The mounted tracefs directory, mounting it if needed; reports failure. */
 const char *bpfkit_tracefs(void);
