@@ -137,3 +137,99 @@ require_perfmon_enough() {
 	[ ! -s "$BATS_TEST_TMPDIR/report" ]
 	echo "# $n runs" >&3
 }
+
+# expected_caps: the CapPrm and CapEff --drop-privileges leaves: none, or
+# CAP_BPF alone where bpf() refuses every command without it (before Linux
+# 6.5, with kernel.unprivileged_bpf_disabled set).
+expected_caps() {
+	local major minor
+	IFS=. read -r major minor _ </proc/sys/kernel/osrelease
+	if [ "$(cat /proc/sys/kernel/unprivileged_bpf_disabled)" != 0 ] &&
+		((major < 6 || (major == 6 && minor < 5))); then
+		echo 0000008000000000
+	else
+		echo 0000000000000000
+	fi
+}
+
+# check_dropped PID: PID runs as nobody, with the capabilities
+# expected_caps says, no ambient or bounding ones and no_new_privs.
+check_dropped() {
+	local status=/proc/$1/status caps
+	caps=$(expected_caps)
+	grep -Eq '^Uid:\s+65534\s+65534\s+65534\s+65534$' "$status"
+	grep -Eq '^Gid:\s+65534\s+65534\s+65534\s+65534$' "$status"
+	grep -Eq "^CapPrm:\s+$caps$" "$status"
+	grep -Eq "^CapEff:\s+$caps$" "$status"
+	grep -Eq '^CapInh:\s+0000000000000000$' "$status"
+	grep -Eq '^CapAmb:\s+0000000000000000$' "$status"
+	grep -Eq "^CapBnd:\s+$caps$" "$status"
+	grep -Eq '^NoNewPrivs:\s+1$' "$status"
+}
+
+@test "reliability: privileges: --drop-privileges nobody: execsnoop runs as nobody with no capabilities and still prints execs" {
+	local comm
+	comm=$(unique_comm)
+	cp /bin/true "$BATS_TEST_TMPDIR/$comm"
+	start_tool execsnoop --drop-privileges nobody
+	check_dropped "$TOOL_PID" || {
+		grep -E '^(Uid|Gid|Cap|NoNew)' "/proc/$TOOL_PID/status" | sed 's/^/# /' >&3
+		return 1
+	}
+	"$BATS_TEST_TMPDIR/$comm"
+	wait_for "$OUT" " $comm " 10
+	stop_tool
+	[ "$TOOL_STATUS" = 0 ]
+}
+
+@test "reliability: privileges: --drop-privileges nobody: syscount --metrics still answers scrapes, with exactly the calls made after the drop" {
+	local comm port before after trigger
+	comm=$(unique_comm)
+	port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+	start_tool syscount -c "$comm" --metrics "127.0.0.1:$port" \
+		--drop-privileges nobody
+	check_dropped "$TOOL_PID"
+	"$HELPERS/sysc-trigger" "$comm" "$BATS_TEST_TMPDIR/go" 1000 \
+		>"$BATS_TEST_TMPDIR/trigger" &
+	trigger=$!
+	wait_for "$BATS_TEST_TMPDIR/trigger" '^[0-9]+$' 5
+	before=$(curl -sf --max-time $((5 * TIME_SCALE)) "http://127.0.0.1:$port/metrics" |
+		sed -n 's/^bpfkit_syscount_syscalls_total{syscall="getppid"} //p')
+	touch "$BATS_TEST_TMPDIR/go"
+	wait "$trigger"
+	after=$(curl -sf --max-time $((5 * TIME_SCALE)) "http://127.0.0.1:$port/metrics" |
+		sed -n 's/^bpfkit_syscount_syscalls_total{syscall="getppid"} //p')
+	echo "# getppid: ${before:-none} before, $after after" >&3
+	[ "$((after - ${before:-0}))" = 1000 ]
+	check_dropped "$TOOL_PID"
+	stop_tool
+	[ "$TOOL_STATUS" = 0 ]
+}
+
+@test "reliability: privileges: --drop-privileges with an unknown user: one line naming it, exit 2" {
+	run "$BIN/syscount" --drop-privileges bpfkit-no-such-user -d 1
+	[ "$status" = 2 ]
+	[ "${#lines[@]}" = 1 ]
+	[[ $output == "syscount: invalid --drop-privileges 'bpfkit-no-such-user': no such user;"* ]]
+}
+
+@test "reliability: privileges: --drop-privileges without CAP_SETUID and CAP_SETGID: one line naming them, exit 1" {
+	require_perfmon_enough
+	run as_user bpf,perfmon,dac_read_search "$BIN/syscount" \
+		--drop-privileges daemon -d 1
+	[ "$status" = 1 ]
+	echo "$output" | grep -q "^syscount: cannot switch to user daemon for --drop-privileges: Operation not permitted; .*CAP_SETUID and CAP_SETGID"
+}
+
+@test "reliability: privileges: the stack tools refuse --drop-privileges in one line, exit 2" {
+	local t n=0
+	for t in $(tools); do
+		offers "$t" svg || continue
+		run "$BIN/$t" --drop-privileges nobody -d 1
+		[ "$status" = 2 ]
+		[ "${#lines[@]}" = 1 ]
+		[[ $output == "$t: --drop-privileges does not fit $t: "* ]]
+		n=$((n + 1))
+	done
+	[ "$n" -gt 0 ]
+}
