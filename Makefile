@@ -10,7 +10,7 @@
 #   make vmlinux         regenerate vmlinux/$(ARCH)/vmlinux.h from this kernel
 #   make new-tool NAME=x a new tool from the template (TRACEPOINT=, UPROBE=, USDT=)
 #   make bench           benchmarks against libbpf-tools and bpftrace
-#   make install PREFIX=/usr/local DESTDIR=   tools as bpfkit-NAME, man, completion
+#   make install PREFIX=/usr/local DESTDIR=   tools as bpfkit-NAME, man, completion, units
 #   make install-dev PREFIX=/usr/local DESTDIR=  library, headers, bpfkit.mk
 #   make deb             build/deb/bpfkit_VERSION_ARCH.deb and bpfkit-dev
 #   make format          clang-format the tree (check-format: only check)
@@ -247,6 +247,8 @@ INCLUDEDIR ?= $(PREFIX)/include
 LIBDIR ?= $(PREFIX)/lib
 LIBEXECDIR ?= $(PREFIX)/libexec
 PKGDATADIR ?= $(PREFIX)/share/bpfkit
+# systemd units: Debian 12 keeps the packages' in /lib (PREFIX=/usr).
+UNITDIR ?= $(if $(filter /usr,$(PREFIX)),,$(PREFIX))/lib/systemd/system
 
 INSTALLED := $(addprefix $(PROGRAM_PREFIX),$(TOOLS))
 INSTALLED_MAN := $(INSTALLED:%=$(BUILD)/man/%.8)
@@ -280,6 +282,9 @@ install: all $(INSTALLED_MAN) $(COMPLETIONS)
 	install -m 0644 $(INSTALLED_MAN) $(DESTDIR)$(MANDIR)/man8/
 	install -m 0644 $(COMPLETIONS) $(DESTDIR)$(COMPLETIONDIR)/
 	install -m 0644 README.md LICENSE $(DESTDIR)$(DOCDIR)/
+	install -d $(DESTDIR)$(UNITDIR)
+	$(foreach t,$(TOOLS),tools/gen-unit $(BIN)/$(t) $(PROGRAM_PREFIX)$(t) man/$(t).8 $(SBINDIR) >$(BUILD)/unit.tmp && \
+		{ [ ! -s $(BUILD)/unit.tmp ] || install -m 0644 $(BUILD)/unit.tmp '$(DESTDIR)$(UNITDIR)/$(PROGRAM_PREFIX)$(t)@.service'; } &&) rm -f $(BUILD)/unit.tmp
 
 # bpfkit-dev: what a tool built outside the tree needs (see bpfkit.mk).
 # The library's public headers are every user/lib/*.h and the BPF side's

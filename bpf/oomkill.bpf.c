@@ -63,6 +63,9 @@ int BPF_PROG(signal_generate, int sig, struct kernel_siginfo *info,
 /*
  * mm->rss_stat before 6.2: a struct mm_rss_stat of atomic_long_t counts;
  * since, an array of struct percpu_counter, and no struct mm_rss_stat.
+ * Told apart by the field, not by the type: a type missing from vmlinux
+ * sends libbpf through the modules' BTF, whose listing
+ * (BPF_BTF_GET_NEXT_ID) needs CAP_SYS_ADMIN.
  */
 struct mm_rss_stat {
 	atomic_long_t count[NR_MM_COUNTERS];
@@ -78,7 +81,7 @@ static __always_inline __u64 rss_pages(struct mm_struct *mm, int item)
 	struct mm_struct___atomic_rss *old = (void *)mm;
 	long pages;
 
-	if (bpf_core_type_exists(struct mm_rss_stat))
+	if (bpf_core_field_exists(old->rss_stat.count))
 		pages = BPF_CORE_READ(old, rss_stat.count[item].counter);
 	else
 		pages = BPF_CORE_READ(mm, rss_stat[item].count);

@@ -21,6 +21,8 @@
 #            pyimport.bats traces its USDT probes),
 #            prometheus, prometheus-node-exporter, curl (metrics.bats: promtool,
 #            a real Prometheus server and node_exporter's textfile collector),
+#            systemd (systemd-units.bats: systemd-analyze verify and
+#            security --offline on the unit templates),
 #            iproute2 and nftables (the TCP tools' tests: network namespaces,
 #            veth pairs, netem delays and drop rules inside them),
 #            libxml2-utils, chromium and nodejs (profile.bats checks the flame
@@ -50,7 +52,7 @@ pkgs=
 for group in "$@"; do
 	case $group in
 	build) pkgs="$pkgs make gcc binutils libc6-dev clang llvm bpftool libbpf-dev libelf-dev libdw-dev libstdc++-12-dev zlib1g-dev libzstd-dev pkg-config linux-libc-dev" ;;
-	test) pkgs="$pkgs libcmocka-dev bats jq util-linux procps libclang-rt-dev valgrind gdb clang-format cpio man-db systemtap-sdt-dev python3 prometheus prometheus-node-exporter curl iproute2 nftables libxml2-utils chromium nodejs g++" ;;
+	test) pkgs="$pkgs libcmocka-dev bats jq util-linux procps libclang-rt-dev valgrind gdb clang-format cpio man-db systemtap-sdt-dev python3 prometheus prometheus-node-exporter curl iproute2 nftables libxml2-utils chromium nodejs g++ systemd" ;;
 	clang19) pkgs="$pkgs clang-19 libclang-rt-19-dev" ;;
 	vm) pkgs="$pkgs qemu-system-x86 busybox-static kmod cpio xz-utils" ;;
 	bench) pkgs="$pkgs libbpf-tools bpftrace gnuplot-nox linux-perf" ;;

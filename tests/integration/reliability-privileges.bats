@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 # Privileges, for every tool in $BIN: without CAP_BPF and CAP_PERFMON each
 # says so in one line and exits 1 (BPFKIT_EXIT_FAIL); libbpf's own log
-# shows only with -v. As a user holding only CAP_BPF, CAP_PERFMON and
-# CAP_DAC_READ_SEARCH (tracefs is 0700) the tracepoint tools trace, and
-# without one of the three say which in one line.
+# shows only with -v. As a user holding only the capabilities its man page
+# states (CAP_BPF, CAP_PERFMON and CAP_DAC_READ_SEARCH, tracefs being 0700;
+# CAP_SYS_ADMIN in place of the first two for user probes) every tool
+# traces, and without any one of them says which in one line.
 
 load helpers
 load ../reliability/common
@@ -72,26 +73,38 @@ as_user() {
 		--bounding-set="-all,+${caps//,/,+}" "$@"
 }
 
-# The tools that need more (CAP_SYS_ADMIN here): user probes (bashreadline,
-# gethostlatency, pyimport: perf_event_open of a uprobe is refused) and
-# oomkill (its load is refused; cause not found).
-LEAST_PRIVILEGE_EXCEPTIONS=" bashreadline gethostlatency pyimport oomkill "
+# man_caps TOOL: the capabilities TOOL's man page gives it in its
+# CAPABILITIES section's setpriv line, as "bpf,perfmon,dac_read_search".
+man_caps() {
+	sed -n 's/^.*\\-\\-ambient\\-caps=\([a-z_+,]*\).*$/\1/p' \
+		"$ROOT/man/$1.8" | tr -d + | head -1
+}
 
-@test "reliability: privileges: as nobody with only CAP_BPF, CAP_PERFMON and CAP_DAC_READ_SEARCH, the tracepoint tools trace" {
-	local t status n=0 paranoid
-	# Debian's kernels add level 3, where perf_event_open (every
-	# tracepoint attach) needs CAP_SYS_ADMIN whatever CAP_PERFMON says.
+# Debian's kernels add perf_event_paranoid level 3, where perf_event_open
+# (every tracepoint attach) needs CAP_SYS_ADMIN whatever CAP_PERFMON says.
+require_perfmon_enough() {
+	local paranoid
 	paranoid=$(cat /proc/sys/kernel/perf_event_paranoid)
 	[ "$paranoid" -le 2 ] ||
 		skip "kernel.perf_event_paranoid is $paranoid: perf events need CAP_SYS_ADMIN here (sysctl kernel.perf_event_paranoid=2 lets CAP_PERFMON do)"
+}
+
+@test "reliability: privileges: as nobody with only the capabilities its man page states, every tool traces" {
+	local t caps status n=0
+	require_perfmon_enough
 	for t in $(tools); do
-		[[ $LEAST_PRIVILEGE_EXCEPTIONS == *" $t "* ]] && continue
+		caps=$(man_caps "$t")
+		if [ -z "$caps" ]; then
+			echo "$t: man/$t.8 states no setpriv --ambient-caps line"
+			continue
+		fi
 		status=0
-		(cd / && as_user bpf,perfmon,dac_read_search timeout 30 "$BIN/$t" -d 1) \
-			>/dev/null 2>"$BATS_TEST_TMPDIR/err" || status=$?
+		(cd / && as_user "$caps" timeout $((30 * TIME_SCALE)) \
+			"$BIN/$t" -d 1) >/dev/null 2>"$BATS_TEST_TMPDIR/err" ||
+			status=$?
 		n=$((n + 1))
 		if [ "$status" != 0 ] || ! grep -q "^$t: tracing" "$BATS_TEST_TMPDIR/err"; then
-			echo "$t: exit $status"
+			echo "$t with $caps: exit $status"
 			sed 's/^/    /' "$BATS_TEST_TMPDIR/err" | head -3
 		fi
 	done >"$BATS_TEST_TMPDIR/report"
@@ -100,20 +113,123 @@ LEAST_PRIVILEGE_EXCEPTIONS=" bashreadline gethostlatency pyimport oomkill "
 	echo "# $n tools" >&3
 }
 
-@test "reliability: privileges: without one of the three, one line names it" {
-	local caps missing
-	for caps in bpf,perfmon perfmon,dac_read_search bpf,dac_read_search; do
-		case $caps in
-		bpf,perfmon) missing=CAP_DAC_READ_SEARCH ;;
-		perfmon,*) missing=CAP_BPF ;;
-		*) missing=CAP_PERFMON ;;
-		esac
-		run as_user "$caps" "$BIN/syscount" -d 1
-		[ "$status" = 1 ]
+@test "reliability: privileges: without one of its capabilities, every tool names it in one line, exit 1" {
+	local t caps cap rest status n=0 err=$BATS_TEST_TMPDIR/err
+	for t in $(tools); do
+		caps=$(man_caps "$t")
+		[ -n "$caps" ] || continue
+		for cap in ${caps//,/ }; do
+			rest=$(echo ",$caps," | sed "s/,$cap,/,/; s/^,//; s/,$//")
+			status=0
+			(cd / && as_user "$rest" timeout $((30 * TIME_SCALE)) \
+				"$BIN/$t" -d 1) >"$BATS_TEST_TMPDIR/out" 2>"$err" ||
+				status=$?
+			n=$((n + 1))
+			if [ "$status" != 1 ] || [ -s "$BATS_TEST_TMPDIR/out" ] ||
+				[ "$(wc -l <"$err")" != 1 ] ||
+				! grep -q "^$t: .*CAP_${cap^^}" "$err"; then
+				echo "$t without $cap: exit $status, $(wc -l <"$err") lines"
+				sed 's/^/    /' "$err" | head -3
+			fi
+		done
+	done >"$BATS_TEST_TMPDIR/report"
+	sed 's/^/# /' "$BATS_TEST_TMPDIR/report" >&3
+	[ ! -s "$BATS_TEST_TMPDIR/report" ]
+	echo "# $n runs" >&3
+}
+
+# expected_caps: the CapPrm and CapEff --drop-privileges leaves: none, or
+# CAP_BPF alone where bpf() refuses every command without it (before Linux
+# 6.5, with kernel.unprivileged_bpf_disabled set).
+expected_caps() {
+	local major minor
+	IFS=. read -r major minor _ </proc/sys/kernel/osrelease
+	if [ "$(cat /proc/sys/kernel/unprivileged_bpf_disabled)" != 0 ] &&
+		((major < 6 || (major == 6 && minor < 5))); then
+		echo 0000008000000000
+	else
+		echo 0000000000000000
+	fi
+}
+
+# check_dropped PID: PID runs as nobody, with the capabilities
+# expected_caps says, no ambient or bounding ones and no_new_privs.
+check_dropped() {
+	local status=/proc/$1/status caps
+	caps=$(expected_caps)
+	grep -Eq '^Uid:\s+65534\s+65534\s+65534\s+65534$' "$status"
+	grep -Eq '^Gid:\s+65534\s+65534\s+65534\s+65534$' "$status"
+	grep -Eq "^CapPrm:\s+$caps$" "$status"
+	grep -Eq "^CapEff:\s+$caps$" "$status"
+	grep -Eq '^CapInh:\s+0000000000000000$' "$status"
+	grep -Eq '^CapAmb:\s+0000000000000000$' "$status"
+	grep -Eq "^CapBnd:\s+$caps$" "$status"
+	grep -Eq '^NoNewPrivs:\s+1$' "$status"
+}
+
+@test "reliability: privileges: --drop-privileges nobody: execsnoop runs as nobody with no capabilities and still prints execs" {
+	local comm
+	comm=$(unique_comm)
+	cp /bin/true "$BATS_TEST_TMPDIR/$comm"
+	start_tool execsnoop --drop-privileges nobody
+	check_dropped "$TOOL_PID" || {
+		grep -E '^(Uid|Gid|Cap|NoNew)' "/proc/$TOOL_PID/status" | sed 's/^/# /' >&3
+		return 1
+	}
+	"$BATS_TEST_TMPDIR/$comm"
+	wait_for "$OUT" " $comm " 10
+	stop_tool
+	[ "$TOOL_STATUS" = 0 ]
+}
+
+@test "reliability: privileges: --drop-privileges nobody: syscount --metrics still answers scrapes, with exactly the calls made after the drop" {
+	local comm port before after trigger
+	comm=$(unique_comm)
+	port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+	start_tool syscount -c "$comm" --metrics "127.0.0.1:$port" \
+		--drop-privileges nobody
+	check_dropped "$TOOL_PID"
+	"$HELPERS/sysc-trigger" "$comm" "$BATS_TEST_TMPDIR/go" 1000 \
+		>"$BATS_TEST_TMPDIR/trigger" &
+	trigger=$!
+	wait_for "$BATS_TEST_TMPDIR/trigger" '^[0-9]+$' 5
+	before=$(curl -sf --max-time $((5 * TIME_SCALE)) "http://127.0.0.1:$port/metrics" |
+		sed -n 's/^bpfkit_syscount_syscalls_total{syscall="getppid"} //p')
+	touch "$BATS_TEST_TMPDIR/go"
+	wait "$trigger"
+	after=$(curl -sf --max-time $((5 * TIME_SCALE)) "http://127.0.0.1:$port/metrics" |
+		sed -n 's/^bpfkit_syscount_syscalls_total{syscall="getppid"} //p')
+	echo "# getppid: ${before:-none} before, $after after" >&3
+	[ "$((after - ${before:-0}))" = 1000 ]
+	check_dropped "$TOOL_PID"
+	stop_tool
+	[ "$TOOL_STATUS" = 0 ]
+}
+
+@test "reliability: privileges: --drop-privileges with an unknown user: one line naming it, exit 2" {
+	run "$BIN/syscount" --drop-privileges bpfkit-no-such-user -d 1
+	[ "$status" = 2 ]
+	[ "${#lines[@]}" = 1 ]
+	[[ $output == "syscount: invalid --drop-privileges 'bpfkit-no-such-user': no such user;"* ]]
+}
+
+@test "reliability: privileges: --drop-privileges without CAP_SETUID and CAP_SETGID: one line naming them, exit 1" {
+	require_perfmon_enough
+	run as_user bpf,perfmon,dac_read_search "$BIN/syscount" \
+		--drop-privileges daemon -d 1
+	[ "$status" = 1 ]
+	echo "$output" | grep -q "^syscount: cannot switch to user daemon for --drop-privileges: Operation not permitted; .*CAP_SETUID and CAP_SETGID"
+}
+
+@test "reliability: privileges: the stack tools refuse --drop-privileges in one line, exit 2" {
+	local t n=0
+	for t in $(tools); do
+		offers "$t" svg || continue
+		run "$BIN/$t" --drop-privileges nobody -d 1
+		[ "$status" = 2 ]
 		[ "${#lines[@]}" = 1 ]
-		echo "$output" | grep -q "^syscount: .*$missing" || {
-			echo "# with $caps: $output" >&3
-			return 1
-		}
+		[[ $output == "$t: --drop-privileges does not fit $t: "* ]]
+		n=$((n + 1))
 	done
+	[ "$n" -gt 0 ]
 }

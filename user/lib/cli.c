@@ -42,6 +42,7 @@ enum {
 	OPT_PRINT,
 	OPT_METRICS_LABELS,
 	OPT_MAX_SERIES,
+	OPT_DROP_PRIVILEGES,
 };
 
 /* Histogram tools and event tools serve metrics too. */
@@ -151,6 +152,9 @@ static const struct {
 	{ 0,
 	  { "btf", OPT_BTF, "FILE", 0,
 	    "Kernel BTF to use when the kernel has none", 0 } },
+	{ 0,
+	  { "drop-privileges", OPT_DROP_PRIVILEGES, "USER", 0,
+	    "Once attached, run as USER with no capabilities", 0 } },
 	{ 0,
 	  { "test-map-entries", OPT_TEST_MAP_ENTRIES, "MAP=N", OPTION_HIDDEN,
 	    "Tests only: size MAP to N entries (e.g. a 1-entry staging map)",
@@ -450,6 +454,27 @@ static int parse_btf(const char *arg, const char **path)
 	return 0;
 }
 
+/* --drop-privileges USER: a user name getpwnam() knows; not for stack tools. */
+static int parse_drop(const char *arg, struct bpfkit_drop_opts *drop)
+{
+	struct passwd *pw;
+
+	if (cur_tool->options & BPFKIT_OPT_STACKS)
+		return bpfkit_usage_error(
+			"--drop-privileges does not fit %s: it names stack frames as it prints them, from /proc/kallsyms and other users' processes, which USER cannot read; run it without",
+			bpfkit_opts.tool);
+	errno = 0;
+	pw = getpwnam(arg);
+	if (!pw)
+		return bpfkit_usage_error(
+			"invalid --drop-privileges '%s': %s; give a user name from 'getent passwd', e.g. nobody",
+			arg, errno ? strerror(errno) : "no such user");
+	drop->user = arg;
+	drop->uid = pw->pw_uid;
+	drop->gid = pw->pw_gid;
+	return 0;
+}
+
 static int parse_metrics(const char *arg, const char **listen)
 {
 	struct sockaddr_storage ss;
@@ -654,6 +679,8 @@ static int parse_common(int key, char *arg, struct argp_state *state)
 		return parse_duration(arg, &opts->duration);
 	case OPT_BTF:
 		return parse_btf(arg, &opts->btf_path);
+	case OPT_DROP_PRIVILEGES:
+		return parse_drop(arg, &opts->drop);
 	case OPT_TEST_MAP_ENTRIES:
 		return parse_test_map(arg, &opts->test_map);
 	case 'v':
@@ -716,6 +743,7 @@ static void hand_out(const struct bpfkit_opts *opts)
 	const struct bpfkit_run_opts run = {
 		.duration = opts->duration,
 		.wake_ms = opts->channel.latency_ms,
+		.drop = opts->drop,
 	};
 
 	bpfkit_setup_logging(opts->verbose);

@@ -12,15 +12,36 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <linux/types.h>
+#include <sys/types.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
 /*
- * Check what every tool needs before it opens its object: privileges,
+ * Check what every tool needs before it opens its object: privileges
+ * (CAP_SYS_ADMIN too with USER_PROBES, a tool on uprobes or USDT probes),
  * tracefs and kernel BTF (BTF_PATH, from --btf, stands in for the kernel's).
  * Prints one line and returns -errno when something is missing.
  */
-int bpfkit_preflight(const char *btf_path);
+int bpfkit_preflight(const char *btf_path, bool user_probes);
+
+/* --drop-privileges USER: whom a tool becomes once attached. */
+struct bpfkit_drop_opts {
+	const char *user; /* NULL: stay as started */
+	uid_t uid;
+	gid_t gid;
+};
+
+/*
+ * Become DROP's user (its groups, then its gid and uid) and give up every
+ * capability: the effective, permitted, inheritable, ambient and (where
+ * CAP_SETPCAP allows) bounding sets emptied, no_new_privs set. Only
+ * CAP_BPF is kept, where this kernel's bpf() refuses even the commands on
+ * objects already held without it (before Linux 6.5, with
+ * kernel.unprivileged_bpf_disabled set). Call once nothing else needs
+ * privileges: programs attached, buffers mapped, sockets bound. A no-op
+ * without DROP->user; else reports failure in one line, returns -errno.
+ */
+int bpfkit_drop_privileges(const struct bpfkit_drop_opts *drop);
 
 /* The mounted tracefs directory, mounting it if needed; reports failure. */
 const char *bpfkit_tracefs(void);

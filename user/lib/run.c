@@ -136,6 +136,9 @@ int bpfkit_run(struct bpfkit_channel *ch, const struct bpfkit_tick *tick)
 			return err;
 		}
 	}
+	err = bpfkit_drop_privileges(&opts.drop);
+	if (err)
+		return err;
 	stop_masks(&stops, &waitmask);
 	bpfkit_phase_last("first poll");
 	bpfkit_output_start();

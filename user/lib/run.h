@@ -9,11 +9,13 @@
 #define BPFKIT_RUN_H
 
 #include "channel.h"
+#include "kernel.h"
 
 /* How long the loop runs and how often it wakes. */
 struct bpfkit_run_opts {
 	double duration; /* seconds; 0: until a signal */
 	unsigned int wake_ms; /* longest sleep between checks */
+	struct bpfkit_drop_opts drop; /* whom to become once set up */
 };
 
 /* Run as OPTS says from now on; until a signal, every 100 ms, until called. */
@@ -27,7 +29,8 @@ struct bpfkit_tick {
 };
 
 /*
- * Run until told to stop. CH may be NULL for tools that only read maps;
+ * Run until told to stop, as the --drop-privileges user once the metrics
+ * socket is bound (nothing the loop does needs privileges). CH may be NULL for tools that only read maps;
  * TICK may be NULL for tools that only print events. Returns 0 or -errno.
  */
 int bpfkit_run(struct bpfkit_channel *ch, const struct bpfkit_tick *tick);

@@ -46,7 +46,7 @@ void bpfkit_setup(const struct bpfkit_tool *tool, int argc, char **argv)
 	bpfkit_parse(tool, argc, argv);
 	if (bpfkit_opts.verbose)
 		bpfkit_phases_start(main_ms, main_cpu_ms);
-	if (bpfkit_preflight(bpfkit_opts.btf_path))
+	if (bpfkit_preflight(bpfkit_opts.btf_path, tool->binary))
 		exit(BPFKIT_EXIT_FAIL);
 	bpfkit_phase("command line and preflight");
 	/*
