@@ -26,8 +26,6 @@
 #include "diag.h"
 #include "kernel.h"
 
-#define KERNEL_BTF "/sys/kernel/btf/vmlinux"
-
 #ifndef CAP_PERFMON
 #define CAP_PERFMON 38
 #endif
@@ -53,6 +51,18 @@
 static bool has_cap(const struct __user_cap_data_struct *caps, int cap)
 {
 	return caps[cap / 32].effective & (1U << (cap % 32));
+}
+
+bool bpfkit_has_cap(int cap)
+{
+	struct __user_cap_header_struct hdr = {
+		.version = _LINUX_CAPABILITY_VERSION_3,
+	};
+	struct __user_cap_data_struct caps[_LINUX_CAPABILITY_U32S_3] = {};
+
+	if (syscall(SYS_capget, &hdr, caps))
+		return geteuid() == 0;
+	return has_cap(caps, cap);
 }
 
 /*
@@ -103,10 +113,10 @@ int bpfkit_preflight(const char *btf_path, bool user_probes)
 	/* libbpf finds tracepoints through tracefs. */
 	if (!bpfkit_tracefs())
 		return -ENOENT;
-	if (!btf_path && access(KERNEL_BTF, R_OK)) {
+	if (!btf_path && access(BPFKIT_KERNEL_BTF, R_OK)) {
 		bpfkit_error(
 			"this kernel has no BTF (%s is missing); pass --btf FILE with this kernel's BTF (see 'make min-btf'), or boot a kernel built with CONFIG_DEBUG_INFO_BTF=y",
-			KERNEL_BTF);
+			BPFKIT_KERNEL_BTF);
 		return -ENOENT;
 	}
 	return 0;
@@ -638,13 +648,13 @@ int bpfkit_btf_member_offsets(const char *btf_path,
 	int err;
 
 	*failed = members;
-	data = map_file(btf_path ?: KERNEL_BTF, &size, &mapped);
+	data = map_file(btf_path ?: BPFKIT_KERNEL_BTF, &size, &mapped);
 	if (!data)
 		return -errno ?: -EINVAL;
 	err = raw_btf_index(data, size, &rb);
 	/* Not raw BTF: an ELF file's .BTF (a vmlinux), as libbpf reads it. */
 	if (err == -EINVAL &&
-	    (btf = btf__parse(btf_path ?: KERNEL_BTF, NULL))) {
+	    (btf = btf__parse(btf_path ?: BPFKIT_KERNEL_BTF, NULL))) {
 		free(rb.types);
 		raw = btf__raw_data(btf, &raw_size);
 		err = raw ? raw_btf_index(raw, raw_size, &rb) : -EINVAL;
@@ -681,7 +691,7 @@ int bpfkit_require_btf_members(const char *btf_path,
 	if (err)
 		bpfkit_error(
 			"kernel BTF %s has no usable %s.%s (%s): give this kernel's BTF with --btf FILE",
-			btf_path ?: KERNEL_BTF, m->type, m->name, why);
+			btf_path ?: BPFKIT_KERNEL_BTF, m->type, m->name, why);
 	return err;
 }
 
@@ -698,7 +708,7 @@ static int tracepoint_btf_id(const char *btf_path, const char *name)
 	int id;
 
 	snprintf(type, sizeof(type), "btf_trace_%s", name);
-	data = read_file(btf_path ?: KERNEL_BTF, &size);
+	data = read_file(btf_path ?: BPFKIT_KERNEL_BTF, &size);
 	id = data ? raw_btf_typedef_id(data, size, type) : -1;
 	free(data);
 	if (id >= 0)

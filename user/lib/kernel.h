@@ -16,6 +16,9 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
+/* The running kernel's BTF. */
+#define BPFKIT_KERNEL_BTF "/sys/kernel/btf/vmlinux"
+
 /*
  * Check what every tool needs before it opens its object: privileges
  * (CAP_SYS_ADMIN too with USER_PROBES, a tool on uprobes or USDT probes),
@@ -94,6 +97,9 @@ struct btf *bpfkit_kernel_btf(const char *btf_path);
  */
 int bpfkit_syscall_func(const struct btf *btf, const char *name, char *buf,
 			size_t len);
+
+/* Whether the effective capability set holds CAP. */
+bool bpfkit_has_cap(int cap);
 
 /*
  * Runs of program P that the kernel skipped because another BPF program

@@ -12,6 +12,7 @@
 #include <bpf/bpf.h>
 #include <unistd.h>
 #include <sys/syscall.h>
+#include <linux/capability.h>
 #include <linux/perf_event.h>
 #include "cli.h"
 #include "diag.h"
@@ -66,6 +67,15 @@ const struct bpf_object_open_opts *bpfkit_open_opts(void)
 	};
 
 	opts.btf_custom_path = bpfkit_opts.btf_path;
+	/*
+	 * A type vmlinux lacks (another kernel version's layout, which a
+	 * program checks for) sends libbpf through the modules' BTF, which
+	 * it cannot list without CAP_SYS_ADMIN: the load would fail. The
+	 * tools trace vmlinux's code only, so name its BTF as the target.
+	 */
+	if (!opts.btf_custom_path && !bpfkit_has_cap(CAP_SYS_ADMIN) &&
+	    !access(BPFKIT_KERNEL_BTF, R_OK))
+		opts.btf_custom_path = BPFKIT_KERNEL_BTF;
 	return &opts;
 }
 
