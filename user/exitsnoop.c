@@ -125,24 +125,6 @@ static enum bpfkit_verdict print_event(void *ctx, const void *data, size_t size)
 	return BPFKIT_SHOWN;
 }
 
-#define LAYOUT_OFFSET(type, member, size) l->type##_##member = (m++)->offset;
-
-/* The offsets of the members the BPF side reads, from the kernel's BTF. */
-static int read_layout(struct exitsnoop_layout *l)
-{
-	struct bpfkit_btf_member members[] = { EXITSNOOP_MEMBERS(
-		BPFKIT_BTF_MEMBER) };
-	const struct bpfkit_btf_member *m = members;
-	int err;
-
-	err = bpfkit_require_btf_members(bpfkit_opts.btf_path, members,
-					 sizeof(members) / sizeof(members[0]));
-	if (err)
-		return err;
-	EXITSNOOP_MEMBERS(LAYOUT_OFFSET)
-	return 0;
-}
-
 int main(int argc, char **argv)
 {
 	struct bpfkit_channel *ch = NULL;
@@ -163,7 +145,8 @@ int main(int argc, char **argv)
 	/* Choose process or thread exits, all or failed ones only. */
 	skel->rodata->threads = env.threads;
 	skel->rodata->failed_only = env.failed;
-	err = read_layout(&skel->rodata->layout);
+	err = bpfkit_read_layout(bpfkit_opts.btf_path, &skel->rodata->layout,
+				 EXITSNOOP_MEMBERS);
 	if (err)
 		goto cleanup;
 

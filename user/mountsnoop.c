@@ -370,24 +370,6 @@ static int choose_programs(struct mountsnoop_bpf *skel)
 					   "sys_enter_mount tracepoint");
 }
 
-#define LAYOUT_OFFSET(type, member, size) l->type##_##member = (m++)->offset;
-
-/* The offsets of the members the BPF side reads, from the kernel's BTF. */
-static int read_layout(struct mountsnoop_layout *l)
-{
-	struct bpfkit_btf_member members[] = { MOUNTSNOOP_MEMBERS(
-		BPFKIT_BTF_MEMBER) };
-	const struct bpfkit_btf_member *m = members;
-	int err;
-
-	err = bpfkit_require_btf_members(bpfkit_opts.btf_path, members,
-					 sizeof(members) / sizeof(members[0]));
-	if (err)
-		return err;
-	MOUNTSNOOP_MEMBERS(LAYOUT_OFFSET)
-	return 0;
-}
-
 int main(int argc, char **argv)
 {
 	struct mountsnoop_bpf *skel = NULL;
@@ -407,7 +389,8 @@ int main(int argc, char **argv)
 
 	/* Set our own filter and keep the tracepoints this kernel has. */
 	skel->rodata->failed_only = env.failed_only;
-	err = read_layout(&skel->rodata->layout);
+	err = bpfkit_read_layout(bpfkit_opts.btf_path, &skel->rodata->layout,
+				 MOUNTSNOOP_MEMBERS);
 	if (err)
 		goto cleanup;
 	err = choose_programs(skel);

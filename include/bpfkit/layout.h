@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
  * Kernel struct members a tool's BPF side reads at byte offsets user space
- * finds in the kernel's BTF at start (bpfkit_require_btf_members(), kernel
+ * finds in the kernel's BTF at start (bpfkit_read_layout(), kernel
  * room), instead of by CO-RE: libbpf then does not parse and search the
  * whole kernel BTF at load. A tool lists them once, in its header, as
  * X(struct, member, bytes read) entries of a TOOL_MEMBERS(X) macro

@@ -163,6 +163,30 @@ int bpfkit_require_btf_members(const char *btf_path,
 	{ .type = #type_, .name = #member, .size = size_ },
 
 /*
+ * Fill *L, a struct TOOL_layout (bpfkit/layout.h), with the offsets of the
+ * members a tool lists as MEMBERS (its TOOL_MEMBERS macro) in BTF_PATH's
+ * kernel BTF (NULL: the running kernel's), by
+ * bpfkit_require_btf_members(): 0, or -errno said in one line.
+ */
+#define bpfkit_read_layout(btf_path, l, MEMBERS)                 \
+	({                                                       \
+		struct bpfkit_btf_member members_[] = { MEMBERS( \
+			BPFKIT_BTF_MEMBER) };                    \
+		const struct bpfkit_btf_member *m_ = members_;   \
+		__typeof__(l) l_ = (l);                          \
+		int err_ = bpfkit_require_btf_members(           \
+			btf_path, members_,                      \
+			sizeof(members_) / sizeof(members_[0])); \
+                                                                 \
+		if (!err_) {                                     \
+			MEMBERS(BPFKIT_LAYOUT_FIELD)             \
+		}                                                \
+		err_;                                            \
+	})
+#define BPFKIT_LAYOUT_FIELD(type, member, size) \
+	l_->type##_##member = (m_++)->offset;
+
+/*
  * Where the code of kernel function NAME lies, from /proc/kallsyms: START
  * and END, the address of the symbol after it. Returns 0, -ENOENT when
  * the kernel has no such function (or hides its addresses), or -errno.
