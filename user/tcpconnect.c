@@ -19,6 +19,7 @@
 #include "output.h"
 #include "run.h"
 #include "setup.h"
+#include "tally.h"
 #include "tcpconnect.h"
 #include "tcpconnect.skel.h"
 
@@ -95,43 +96,30 @@ static const char *result_name(const struct tcpconnect_event *e)
 
 /* Connects per destination (-C, --metrics). */
 struct dest_count {
-	int family;
-	__u8 daddr[16];
-	__u16 dport;
+	struct dest_key {
+		__u8 daddr[16];
+		__u16 family;
+		__u16 dport;
+	} key;
 	__u64 connects;
 	__u64 failed;
 };
 
-static struct {
-	struct dest_count *v;
-	size_t n, cap;
-} dests;
+static struct bpfkit_tally dests =
+	BPFKIT_TALLY_INIT(sizeof(struct dest_count), sizeof(struct dest_key));
 
 static int count_event(const struct tcpconnect_event *e)
 {
-	int family = bpfkit_flow_family(&e->flow);
+	struct dest_key key;
 	struct dest_count *d;
-	size_t i;
 
-	for (i = 0; i < dests.n; i++) {
-		d = &dests.v[i];
-		if (d->family == family && d->dport == e->flow.dport &&
-		    !memcmp(d->daddr, e->flow.daddr, sizeof(d->daddr)))
-			goto found;
-	}
-	if (dests.n == dests.cap) {
-		size_t cap = dests.cap ? 2 * dests.cap : 64;
-
-		d = reallocarray(dests.v, cap, sizeof(*d));
-		if (!d)
-			return -ENOMEM;
-		dests.v = d;
-		dests.cap = cap;
-	}
-	d = &dests.v[dests.n++];
-	*d = (struct dest_count){ .family = family, .dport = e->flow.dport };
-	memcpy(d->daddr, e->flow.daddr, sizeof(d->daddr));
-found:
+	memset(&key, 0, sizeof(key));
+	memcpy(key.daddr, e->flow.daddr, sizeof(key.daddr));
+	key.family = bpfkit_flow_family(&e->flow);
+	key.dport = e->flow.dport;
+	d = bpfkit_tally_get(&dests, &key);
+	if (!d)
+		return -ENOMEM;
 	d->connects++;
 	if (e->state != BPFKIT_TCP_ESTABLISHED)
 		d->failed++;
@@ -157,11 +145,11 @@ static int fill_metrics(struct bpfkit_metrics *m, void *ctx)
 			pass ? "Active TCP connects refused or timed out, by destination" :
 			       "Active TCP connects, by destination");
 		for (i = 0; i < dests.n && !err; i++) {
-			const struct dest_count *d = &dests.v[i];
+			const struct dest_count *d = bpfkit_tally_at(&dests, i);
 
-			bpfkit_addr_str(d->family, d->daddr, addr,
+			bpfkit_addr_str(d->key.family, d->key.daddr, addr,
 					sizeof(addr));
-			snprintf(port, sizeof(port), "%u", d->dport);
+			snprintf(port, sizeof(port), "%u", d->key.dport);
 			err = bpfkit_metrics_add(
 				m, labels, pass ? d->failed : d->connects);
 		}
@@ -179,19 +167,20 @@ static void print_counts(void)
 		printf("%-*s %*s %10s %10s\n", ADDR_W, "DADDR", PORT_W, "DPORT",
 		       "CONNECTS", "FAILED");
 	for (i = 0; i < dests.n; i++) {
-		const struct dest_count *d = &dests.v[i];
+		const struct dest_count *d = bpfkit_tally_at(&dests, i);
 
-		bpfkit_addr_str(d->family, d->daddr, addr, sizeof(addr));
+		bpfkit_addr_str(d->key.family, d->key.daddr, addr,
+				sizeof(addr));
 		if (!bpfkit_output_json()) {
 			printf("%-*s %*u %10llu %10llu\n", ADDR_W, addr, PORT_W,
-			       d->dport, (unsigned long long)d->connects,
+			       d->key.dport, (unsigned long long)d->connects,
 			       (unsigned long long)d->failed);
 			continue;
 		}
 		bpfkit_json_begin(&j, stdout, NULL);
-		bpfkit_json_uint(&j, "ip", d->family == AF_INET ? 4 : 6);
+		bpfkit_json_uint(&j, "ip", d->key.family == AF_INET ? 4 : 6);
 		bpfkit_json_str(&j, "daddr", addr, sizeof(addr));
-		bpfkit_json_uint(&j, "dport", d->dport);
+		bpfkit_json_uint(&j, "dport", d->key.dport);
 		bpfkit_json_uint(&j, "connects", d->connects);
 		bpfkit_json_uint(&j, "failed", d->failed);
 		bpfkit_json_end(&j);
@@ -308,7 +297,7 @@ int main(int argc, char **argv)
 		print_counts();
 
 cleanup:
-	free(dests.v);
+	bpfkit_tally_free(&dests);
 	bpfkit_channel_free(ch);
 	tcpconnect_bpf__destroy(skel);
 	return bpfkit_exit_code(err);

@@ -21,6 +21,7 @@
 #include "output.h"
 #include "run.h"
 #include "setup.h"
+#include "tally.h"
 #include "tcpdrop.h"
 #include "tcpdrop.skel.h"
 
@@ -208,30 +209,31 @@ static bool has_tcp(const struct tcpdrop_event *e)
 
 /* Drops per reason (--metrics) and per reason and TCP flow (-C). */
 struct drop_count {
-	__u8 reason_kind;
-	__u32 reason;
-	__u8 ipproto; /* TCP: the flow is part of the key */
-	__u16 ethertype;
-	struct bpfkit_flow flow;
+	struct drop_key {
+		__u32 reason;
+		__u8 reason_kind;
+		__u8 ipproto; /* TCP: the flow is part of the key */
+		__u16 ethertype;
+		struct bpfkit_flow flow;
+	} key;
 	__u64 drops;
 };
 
-struct drop_counts {
-	struct drop_count *v;
-	size_t n, cap;
-};
+static struct bpfkit_tally by_flow =
+	BPFKIT_TALLY_INIT(sizeof(struct drop_count), sizeof(struct drop_key));
+static struct bpfkit_tally by_reason =
+	BPFKIT_TALLY_INIT(sizeof(struct drop_count), sizeof(struct drop_key));
 
-static struct drop_counts by_flow, by_reason;
-
-/* Count E in C, keyed by its reason, and its TCP flow when WITH_FLOW. */
-static int count_drop(struct drop_counts *c, const struct tcpdrop_event *e,
+/* Count E in T, keyed by its reason, and its TCP flow when WITH_FLOW. */
+static int count_drop(struct bpfkit_tally *t, const struct tcpdrop_event *e,
 		      bool with_flow)
 {
-	struct drop_count key = { .reason_kind = e->reason_kind,
-				  .reason = e->reason };
 	struct drop_count *d;
-	size_t i;
+	struct drop_key key;
 
+	memset(&key, 0, sizeof(key));
+	key.reason_kind = e->reason_kind;
+	key.reason = e->reason;
 	if (with_flow) {
 		key.ipproto = e->ipproto;
 		key.ethertype = e->ethertype;
@@ -240,26 +242,9 @@ static int count_drop(struct drop_counts *c, const struct tcpdrop_event *e,
 		else
 			key.flow.family = e->flow.family;
 	}
-	for (i = 0; i < c->n; i++) {
-		d = &c->v[i];
-		if (d->reason_kind == key.reason_kind &&
-		    d->reason == key.reason && d->ipproto == key.ipproto &&
-		    d->ethertype == key.ethertype &&
-		    !memcmp(&d->flow, &key.flow, sizeof(key.flow)))
-			goto found;
-	}
-	if (c->n == c->cap) {
-		size_t cap = c->cap ? 2 * c->cap : 64;
-
-		d = reallocarray(c->v, cap, sizeof(*d));
-		if (!d)
-			return -ENOMEM;
-		c->v = d;
-		c->cap = cap;
-	}
-	d = &c->v[c->n++];
-	*d = key;
-found:
+	d = bpfkit_tally_get(t, &key);
+	if (!d)
+		return -ENOMEM;
 	d->drops++;
 	return 0;
 }
@@ -280,36 +265,36 @@ static void print_counts(void)
 	struct bpfkit_json j;
 	size_t i;
 
-	if (by_flow.n)
-		qsort(by_flow.v, by_flow.n, sizeof(*by_flow.v), by_drops_desc);
+	bpfkit_tally_sort(&by_flow, by_drops_desc);
 	if (!bpfkit_output_json())
 		printf("%-*s %-*s %-*s %*s %-*s %*s %10s\n", REASON_W, "REASON",
 		       PROTO_W, "PROTO", ADDR_W, "SADDR", PORT_W, "SPORT",
 		       ADDR_W, "DADDR", PORT_W, "DPORT", "DROPS");
 	for (i = 0; i < by_flow.n; i++) {
-		const struct drop_count *d = &by_flow.v[i];
+		const struct drop_count *d = bpfkit_tally_at(&by_flow, i);
 		bool tcp;
 
-		e = (struct tcpdrop_event){ .flow = d->flow,
-					    .reason = d->reason,
-					    .reason_kind = d->reason_kind,
-					    .ipproto = d->ipproto,
-					    .ethertype = d->ethertype };
+		e = (struct tcpdrop_event){ .flow = d->key.flow,
+					    .reason = d->key.reason,
+					    .reason_kind = d->key.reason_kind,
+					    .ipproto = d->key.ipproto,
+					    .ethertype = d->key.ethertype };
 		tcp = has_tcp(&e);
 		if (bpfkit_output_json()) {
 			bpfkit_json_begin(&j, stdout, NULL);
-			if (d->reason_kind == TCPDROP_REASON_GIVEN) {
+			if (d->key.reason_kind == TCPDROP_REASON_GIVEN) {
 				bpfkit_json_str(&j, "reason",
 						reason_text(&e, rbuf,
 							    sizeof(rbuf)),
 						TEXT_LEN);
-				bpfkit_json_uint(&j, "reason_code", d->reason);
+				bpfkit_json_uint(&j, "reason_code",
+						 d->key.reason);
 			}
 			bpfkit_json_str(&j, "proto",
 					proto_text(&e, pbuf, sizeof(pbuf)),
 					TEXT_LEN);
 			if (tcp)
-				bpfkit_json_flow(&j, &d->flow);
+				bpfkit_json_flow(&j, &d->key.flow);
 			bpfkit_json_uint(&j, "drops", d->drops);
 			bpfkit_json_end(&j);
 			continue;
@@ -318,10 +303,10 @@ static void print_counts(void)
 		       reason_text(&e, rbuf, sizeof(rbuf)), PROTO_W,
 		       proto_text(&e, pbuf, sizeof(pbuf)));
 		if (tcp) {
-			bpfkit_flow_text(&d->flow, &t);
+			bpfkit_flow_text(&d->key.flow, &t);
 			printf("%-*s %*u %-*s %*u", ADDR_W, t.saddr, PORT_W,
-			       d->flow.sport, ADDR_W, t.daddr, PORT_W,
-			       d->flow.dport);
+			       d->key.flow.sport, ADDR_W, t.daddr, PORT_W,
+			       d->key.flow.dport);
 		} else {
 			printf("%-*s %*s %-*s %*s", ADDR_W, "-", PORT_W, "-",
 			       ADDR_W, "-", PORT_W, "-");
@@ -343,16 +328,18 @@ static int fill_metrics(struct bpfkit_metrics *m, void *ctx)
 				    BPFKIT_COUNTER,
 				    "Packets dropped, by drop reason");
 	for (i = 0; !err && i < by_reason.n; i++) {
+		const struct drop_count *d = bpfkit_tally_at(&by_reason, i);
+
 		e = (struct tcpdrop_event){
-			.reason = by_reason.v[i].reason,
-			.reason_kind = by_reason.v[i].reason_kind,
+			.reason = d->key.reason,
+			.reason_kind = d->key.reason_kind,
 		};
 		err = bpfkit_metrics_add(
 			m,
 			(const char *[]){ "reason",
 					  reason_text(&e, rbuf, sizeof(rbuf)),
 					  NULL },
-			by_reason.v[i].drops);
+			d->drops);
 	}
 	return err;
 }
@@ -549,8 +536,8 @@ int main(int argc, char **argv)
 		print_counts();
 
 cleanup:
-	free(by_flow.v);
-	free(by_reason.v);
+	bpfkit_tally_free(&by_flow);
+	bpfkit_tally_free(&by_reason);
 	bpfkit_drop_reasons_free();
 	bpfkit_channel_free(ch);
 	tcpdrop_bpf__destroy(skel);

@@ -17,6 +17,7 @@
 #include "net.h"
 #include "output.h"
 #include "run.h"
+#include "tally.h"
 #include "setup.h"
 #include "tcpretrans.h"
 #include "tcpretrans.skel.h"
@@ -58,39 +59,27 @@ static const struct bpfkit_tool tool = {
 
 /* Retransmits per flow and state (-C, --metrics), in the order first seen. */
 struct flow_count {
-	struct bpfkit_flow flow;
-	__u32 state;
+	struct flow_key {
+		struct bpfkit_flow flow;
+		__u32 state;
+	} key;
 	__u64 retransmits;
 };
 
-static struct {
-	struct flow_count *v;
-	size_t n, cap;
-} flows;
+static struct bpfkit_tally flows =
+	BPFKIT_TALLY_INIT(sizeof(struct flow_count), sizeof(struct flow_key));
 
 static int count_event(const struct tcpretrans_event *e)
 {
+	struct flow_key key;
 	struct flow_count *c;
-	size_t i;
 
-	for (i = 0; i < flows.n; i++) {
-		c = &flows.v[i];
-		if (c->state == e->state &&
-		    !memcmp(&c->flow, &e->flow, sizeof(c->flow)))
-			goto found;
-	}
-	if (flows.n == flows.cap) {
-		size_t cap = flows.cap ? 2 * flows.cap : 64;
-
-		c = reallocarray(flows.v, cap, sizeof(*c));
-		if (!c)
-			return -ENOMEM;
-		flows.v = c;
-		flows.cap = cap;
-	}
-	c = &flows.v[flows.n++];
-	*c = (struct flow_count){ .flow = e->flow, .state = e->state };
-found:
+	memset(&key, 0, sizeof(key));
+	key.flow = e->flow;
+	key.state = e->state;
+	c = bpfkit_tally_get(&flows, &key);
+	if (!c)
+		return -ENOMEM;
 	c->retransmits++;
 	return 0;
 }
@@ -110,13 +99,13 @@ static int fill_metrics(struct bpfkit_metrics *m, void *ctx)
 		m, "bpfkit_tcpretrans_retransmits_total", BPFKIT_COUNTER,
 		"TCP retransmits, by flow and socket state");
 	for (i = 0; i < flows.n && !err; i++) {
-		const struct flow_count *c = &flows.v[i];
+		const struct flow_count *c = bpfkit_tally_at(&flows, i);
 
-		bpfkit_flow_text(&c->flow, &t);
-		snprintf(sport, sizeof(sport), "%u", c->flow.sport);
-		snprintf(dport, sizeof(dport), "%u", c->flow.dport);
+		bpfkit_flow_text(&c->key.flow, &t);
+		snprintf(sport, sizeof(sport), "%u", c->key.flow.sport);
+		snprintf(dport, sizeof(dport), "%u", c->key.flow.dport);
 		snprintf(state, sizeof(state), "%s",
-			 bpfkit_tcp_state_name(c->state));
+			 bpfkit_tcp_state_name(c->key.state));
 		err = bpfkit_metrics_add(m, labels, c->retransmits);
 	}
 	return err;
@@ -133,19 +122,19 @@ static void print_counts(void)
 		       "LADDR", PORT_W, "LPORT", ADDR_W, "RADDR", PORT_W,
 		       "RPORT", "STATE", "RETRANSMITS");
 	for (i = 0; i < flows.n; i++) {
-		const struct flow_count *c = &flows.v[i];
-		const char *state = bpfkit_tcp_state_name(c->state);
+		const struct flow_count *c = bpfkit_tally_at(&flows, i);
+		const char *state = bpfkit_tcp_state_name(c->key.state);
 
 		if (!bpfkit_output_json()) {
-			bpfkit_flow_text(&c->flow, &t);
+			bpfkit_flow_text(&c->key.flow, &t);
 			printf("%-2d %-*s %*u %-*s %*u %-11s %11llu\n", t.ip,
-			       ADDR_W, t.saddr, PORT_W, c->flow.sport, ADDR_W,
-			       t.daddr, PORT_W, c->flow.dport, state,
-			       (unsigned long long)c->retransmits);
+			       ADDR_W, t.saddr, PORT_W, c->key.flow.sport,
+			       ADDR_W, t.daddr, PORT_W, c->key.flow.dport,
+			       state, (unsigned long long)c->retransmits);
 			continue;
 		}
 		bpfkit_json_begin(&j, stdout, NULL);
-		bpfkit_json_flow(&j, &c->flow);
+		bpfkit_json_flow(&j, &c->key.flow);
 		bpfkit_json_str(&j, "state", state, 16);
 		bpfkit_json_uint(&j, "retransmits", c->retransmits);
 		bpfkit_json_end(&j);
@@ -255,7 +244,7 @@ int main(int argc, char **argv)
 		print_counts();
 
 cleanup:
-	free(flows.v);
+	bpfkit_tally_free(&flows);
 	bpfkit_channel_free(ch);
 	tcpretrans_bpf__destroy(skel);
 	return bpfkit_exit_code(err);
