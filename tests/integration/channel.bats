@@ -359,7 +359,13 @@ sigterm_at_wait() {
 }
 
 @test "channel: runs the kernel skipped (a BPF program already running on the CPU) are reported, in text, JSON and metrics" {
-	local go=$BATS_TEST_TMPDIR/go child nested port body skipped
+	local go=$BATS_TEST_TMPDIR/go child nested port body skipped release
+	release=$(uname -r)
+	release=${release%%-*}
+	# trace_call_bpf() counts a tracepoint program's skipped runs in its
+	# recursion_misses since Linux 6.7 (before, they go uncounted).
+	[ "$(printf '%s\n' 6.7 "$release" | sort -V | head -1)" = 6.7 ] ||
+		skip "Linux $release does not count a tracepoint program's skipped runs (6.7+ does)"
 	"$HELPERS/sysc-trigger" bk-nested "$go" 50 >"$BATS_TEST_TMPDIR/child" &
 	child=$!
 	wait_for "$BATS_TEST_TMPDIR/child" '^[0-9]+$' 5
