@@ -98,6 +98,5 @@ void bpfkit_tally_free(struct bpfkit_tally *t)
 {
 	free(t->entries);
 	free(t->slots);
-	*t = (struct bpfkit_tally)BPFKIT_TALLY_INIT(t->entry_size,
-						    t->key_size);
+	*t = (struct bpfkit_tally)BPFKIT_TALLY_INIT(t->entry_size, t->key_size);
 }

@@ -19,8 +19,8 @@ struct bpfkit_tally {
 };
 
 /* An empty tally of entries of ENTRY_SIZE bytes, the first KEY_SIZE the key. */
-#define BPFKIT_TALLY_INIT(entry_size_, key_size_)                \
-	{                                                        \
+#define BPFKIT_TALLY_INIT(entry_size_, key_size_)                    \
+	{                                                            \
 		.entry_size = (entry_size_), .key_size = (key_size_) \
 	}
 
