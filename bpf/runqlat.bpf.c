@@ -18,23 +18,37 @@ char LICENSE[] SEC("license") = "GPL";
 const volatile enum bpfkit_hist_by key_by = BPFKIT_HIST_ALL;
 
 /*
- * When each queued task was queued: in the task itself (task storage) for
- * the tp_btf programs, whose task pointers the verifier trusts; by tid in
- * a hash map for the raw_tp ones.
+ * When each queued thread was queued: one 8-byte word per slot, found by
+ * the low bits of the thread's id, holding its other bits (plus one: 0 is
+ * an empty slot) above the low 48 bits of the clock. A plain array lookup
+ * the verifier inlines, on both program kinds: no helper call per event.
+ * Two threads queued at once in one slot (ids RUNQLAT_SLOTS apart) are
+ * possible only where pid_max exceeds RUNQLAT_SLOTS; the one overwritten
+ * is counted as missed.
  */
 struct {
-	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
-	__uint(map_flags, BPF_F_NO_PREALLOC);
-	__type(key, int);
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, RUNQLAT_SLOTS);
+	__type(key, __u32);
 	__type(value, __u64);
 } runqlat_queued SEC(".maps");
 
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, RUNQLAT_MAX_QUEUED);
-	__type(key, __u32);
-	__type(value, __u64);
-} runqlat_start SEC(".maps");
+#define CLOCK_BITS 48
+#define CLOCK_MASK ((1ULL << CLOCK_BITS) - 1)
+
+/* The tag a slot holds for thread TID: its id's high bits, plus one. */
+static __always_inline __u64 tid_tag(__u32 tid)
+{
+	return ((__u64)(tid / RUNQLAT_SLOTS) + 1) << CLOCK_BITS;
+}
+
+/* Thread TID's slot; never NULL (the index is in range). */
+static __always_inline __u64 *slot_of(__u32 tid)
+{
+	__u32 i = tid % RUNQLAT_SLOTS;
+
+	return bpf_map_lookup_elem(&runqlat_queued, &i);
+}
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -65,23 +79,19 @@ static __always_inline __u64 now_for(struct task_struct *p, bool btf)
 	return bpf_ktime_get_ns();
 }
 
-/* Keep NOW as the time task P, of thread id TID, was queued. */
-static __always_inline void queued(struct task_struct *p, __u32 tid, bool btf,
-				   __u64 now)
+/*
+ * Keep NOW as the time thread TID was queued. A slot holding another
+ * thread's time loses it: that thread's wait is counted as missed.
+ */
+static __always_inline void queued(__u32 tid, __u64 now)
 {
-	__u64 *ts;
+	__u64 *slot = slot_of(tid), tag = tid_tag(tid);
 
-	if (btf) {
-		ts = bpf_task_storage_get(&runqlat_queued, p, NULL,
-					  BPF_LOCAL_STORAGE_GET_F_CREATE);
-		if (ts)
-			*ts = now;
-		else
-			bpfkit_hist_miss();
+	if (!slot)
 		return;
-	}
-	if (bpf_map_update_elem(&runqlat_start, &tid, &now, BPF_ANY))
+	if (*slot && (*slot & ~CLOCK_MASK) != tag)
 		bpfkit_hist_miss();
+	*slot = tag | (now & CLOCK_MASK);
 }
 
 /* Whether task P, of thread id TID, is one to time (the idle task never is). */
@@ -96,22 +106,19 @@ static __always_inline void woken(struct task_struct *p, bool btf)
 	__u32 tid = task_field(btf, p, pid);
 
 	if (timed(p, tid))
-		queued(p, tid, btf, now_for(p, btf));
+		queued(tid, now_for(p, btf));
 }
 
-/* Where NEXT's queueing time is kept; NULL: not queued while we traced. */
-static __always_inline __u64 *queued_at(struct task_struct *next, __u32 tid,
-					bool btf)
+/* The slot holding thread TID's queueing time; NULL: not queued while traced. */
+static __always_inline __u64 *queued_at(__u32 tid)
 {
-	__u64 *start;
+	__u64 *slot;
 
 	if (!tid)
 		return NULL;
-	if (btf) {
-		start = bpf_task_storage_get(&runqlat_queued, next, NULL, 0);
-		return start && *start ? start : NULL;
-	}
-	return bpf_map_lookup_elem(&runqlat_start, &tid);
+	slot = slot_of(tid);
+	return slot && *slot && (*slot & ~CLOCK_MASK) == tid_tag(tid) ? slot :
+									NULL;
 }
 
 /*
@@ -123,27 +130,35 @@ static __always_inline __u64 *queued_at(struct task_struct *next, __u32 tid,
 static __always_inline void switched(struct task_struct *prev,
 				     struct task_struct *next, bool btf)
 {
+	/*
+	 * The run queue's clock is two loads, read first: on one path, as
+	 * the verifier's checks of them cost milliseconds per path.
+	 */
+	__u64 now = btf ? now_for(next, btf) : 0, *start, delta;
 	__u32 next_tid = task_field(btf, next, pid), prev_tid = 0;
-	__u64 *start = queued_at(next, next_tid, btf), now, delta;
 	bool requeued = false;
 
+	start = queued_at(next_tid);
 	if (task_field(btf, prev, __state) == TASK_RUNNING) {
 		prev_tid = task_field(btf, prev, pid);
 		requeued = timed(prev, prev_tid);
 	}
 	if (!requeued && !start)
 		return;
-	now = now_for(next, btf);
+	if (!btf)
+		now = now_for(next, btf);
 	if (requeued)
-		queued(prev, prev_tid, btf, now);
+		queued(prev_tid, now);
 	if (!start)
 		return;
-	/* A task may move between run queues, whose clocks may differ. */
-	delta = now > *start ? now - *start : 0;
-	if (btf)
-		*start = 0;
-	else
-		bpf_map_delete_elem(&runqlat_start, &next_tid);
+	/*
+	 * The wait, modulo 2^48 ns (three days); a task may move between run
+	 * queues, whose clocks may differ: a "negative" wait counts as 0.
+	 */
+	delta = (now - *start) & CLOCK_MASK;
+	if (delta > CLOCK_MASK / 2)
+		delta = 0;
+	*start = 0;
 	bpfkit_hist_add_task(&runqlat_hists, key_by, next, delta);
 }
 

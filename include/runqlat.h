@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
-/* What runqlat's two sides share: how many queued tasks it tracks. */
+/* What runqlat's two sides share: the size of its table of queued threads. */
 #ifndef RUNQLAT_H
 #define RUNQLAT_H
 
-#define RUNQLAT_MAX_QUEUED 10240 /* tasks waiting to run, tracked at once */
+#define RUNQLAT_SLOTS 65536 /* slots for queued threads, by tid modulo this */
 
 #endif /* RUNQLAT_H */

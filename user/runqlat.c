@@ -76,22 +76,18 @@ int main(int argc, char **argv)
 		goto cleanup;
 	}
 
-	/*
-	 * Our options and the buckets into .rodata; tp_btf if it loads, which
-	 * keeps start times in task storage, not in the raw_tp programs' map.
-	 */
+	/* Our options and the buckets into .rodata; tp_btf if it loads. */
 	skel->rodata->key_by = env.key_by;
 	bpfkit_hist_cfg_init(&skel->rodata->bpfkit_hist_cfg);
 	bpfkit_hist_task_map(skel->maps.runqlat_hists, env.key_by);
-	if (bpfkit_tp_btf_autoload(
-		    (struct bpf_program *const[]){ skel->progs.wakeup_btf,
-						   skel->progs.wakeup_new_btf,
-						   skel->progs.switch_btf },
-		    (struct bpf_program *const[]){ skel->progs.wakeup_raw,
-						   skel->progs.wakeup_new_raw,
-						   skel->progs.switch_raw },
-		    3, bpfkit_opts.btf_path, "sched_switch"))
-		bpf_map__set_max_entries(skel->maps.runqlat_start, 1);
+	bpfkit_tp_btf_autoload(
+		(struct bpf_program *const[]){ skel->progs.wakeup_btf,
+					       skel->progs.wakeup_new_btf,
+					       skel->progs.switch_btf },
+		(struct bpf_program *const[]){ skel->progs.wakeup_raw,
+					       skel->progs.wakeup_new_raw,
+					       skel->progs.switch_raw },
+		3, bpfkit_opts.btf_path, "sched_switch");
 
 	/* Write the common filters to .rodata; load and verify. */
 	err = bpfkit_load(skel->skeleton, &skel->rodata->bpfkit_filter, NULL);

@@ -50,17 +50,40 @@ static __always_inline struct bpfkit_hist *bpfkit_hist_get(void *map,
 	return h;
 }
 
+/* The bucket of a value of NS nanoseconds. */
+static __always_inline __u32 bpfkit_hist_slot_of(__u64 ns)
+{
+	return bpfkit_hist_slot(&bpfkit_hist_cfg, ns / bpfkit_hist_cfg.unit_ns);
+}
+
 /* Add one value of NS nanoseconds to H. */
 static __always_inline void bpfkit_hist_add(struct bpfkit_hist *h, __u64 ns)
 {
-	__u32 slot = bpfkit_hist_slot(&bpfkit_hist_cfg,
-				      ns / bpfkit_hist_cfg.unit_ns);
+	__u32 slot = bpfkit_hist_slot_of(ns);
 
 	if (slot >= BPFKIT_HIST_SLOTS)
 		return;
 	__sync_fetch_and_add(&h->slots[slot], 1);
 	__sync_fetch_and_add(&h->count, 1);
 	__sync_fetch_and_add(&h->sum_ns, ns);
+}
+
+/*
+ * Add one value of NS nanoseconds to H, this CPU's own copy of a per-CPU
+ * histogram, from the only program adding to it, which nothing on this CPU
+ * can interrupt (sched_switch's: the scheduler runs it with interrupts
+ * off): plain adds, without the atomic instructions' cost.
+ */
+static __always_inline void bpfkit_hist_add_local(struct bpfkit_hist *h,
+						  __u64 ns)
+{
+	__u32 slot = bpfkit_hist_slot_of(ns);
+
+	if (slot >= BPFKIT_HIST_SLOTS)
+		return;
+	h->slots[slot]++;
+	h->count++;
+	h->sum_ns += ns;
 }
 
 /*
@@ -89,7 +112,9 @@ static __always_inline __u64 *bpfkit_hist_cpu_started(void *map)
 
 /*
  * Add NS nanoseconds to task T's histogram in MAP, whose __u32 keys are as
- * BY says; a process or thread histogram is named by T's comm.
+ * BY says; a process or thread histogram is named by T's comm. Called from
+ * sched_switch only: one histogram (BPFKIT_HIST_ALL) is a per-CPU array
+ * (bpfkit_hist_task_map()), added to by bpfkit_hist_add_local().
  */
 static __always_inline void bpfkit_hist_add_task(void *map,
 						 enum bpfkit_hist_by by,
@@ -106,7 +131,11 @@ static __always_inline void bpfkit_hist_add_task(void *map,
 	h = bpfkit_hist_get(map, &key);
 	if (!h)
 		return;
-	if (by != BPFKIT_HIST_ALL && !h->name[0])
+	if (by == BPFKIT_HIST_ALL) {
+		bpfkit_hist_add_local(h, ns);
+		return;
+	}
+	if (!h->name[0])
 		BPF_CORE_READ_STR_INTO(&h->name, t, comm);
 	bpfkit_hist_add(h, ns);
 }

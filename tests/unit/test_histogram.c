@@ -15,6 +15,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 #include <bpf/bpf.h>
+#include <bpf/libbpf.h>
 #include "cli.h"
 #include "histogram.h"
 #include "output.h"
@@ -327,6 +328,56 @@ static void test_array_reports_what_each_interval_added(void **state)
 		free(lines[n]);
 }
 
+/*
+ * A per-CPU array's entry is each CPU's own histogram: an interval reports
+ * what all CPUs' copies gained since the last, added up.
+ */
+static void test_percpu_array_sums_the_cpus(void **state)
+{
+	const struct bpfkit_hist_keys keys = { .key_size = sizeof(__u32) };
+	int fd = hist_map(BPF_MAP_TYPE_PERCPU_ARRAY), saved, n, cpus, cpu;
+	struct bpfkit_hist_reader *r;
+	volatile __u64 missed = 0;
+	struct bpfkit_hist *per;
+	char *lines[3] = {}, want[128];
+	FILE *f = tmpfile();
+	__u32 key = 0;
+
+	cpus = libbpf_num_possible_cpus();
+	assert_true(cpus > 0);
+	per = calloc(cpus, sizeof(*per));
+	assert_non_null(per);
+	saved = capture(f);
+	assert_int_equal(bpfkit_hist_open(&r, fd, &keys, &missed), 0);
+	/* CPU I holds I + 1 values of 2-3 us, 2500 ns each. */
+	for (cpu = 0; cpu < cpus; cpu++) {
+		per[cpu].slots[1] = cpu + 1;
+		per[cpu].count = cpu + 1;
+		per[cpu].sum_ns = 2500ULL * (cpu + 1);
+	}
+	assert_int_equal(bpf_map_update_elem(fd, &key, per, BPF_ANY), 0);
+	bpfkit_hist_report(r);
+	/* The last CPU gains one value of 8-15 us. */
+	per[cpus - 1].slots[3]++;
+	per[cpus - 1].count++;
+	per[cpus - 1].sum_ns += 10000;
+	assert_int_equal(bpf_map_update_elem(fd, &key, per, BPF_ANY), 0);
+	bpfkit_hist_report(r);
+	bpfkit_hist_free(r);
+	close(fd);
+	n = captured(f, saved, lines, 3);
+	assert_int_equal(n, 2);
+	snprintf(want, sizeof(want),
+		 "{\"min\":2,\"max\":3,\"count\":%d}],\"count\":%d,",
+		 cpus * (cpus + 1) / 2, cpus * (cpus + 1) / 2);
+	assert_non_null(strstr(lines[0], want));
+	assert_non_null(strstr(lines[1], "{\"min\":8,\"max\":15,\"count\":1}],"
+					 "\"count\":1,\"sum\":10.000,"));
+	while (n--)
+		free(lines[n]);
+	free(per);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -338,6 +389,7 @@ int main(void)
 		cmocka_unit_test(test_json),
 		cmocka_unit_test(test_options),
 		cmocka_unit_test(test_missed_reported_as_lost),
+		cmocka_unit_test(test_percpu_array_sums_the_cpus),
 		cmocka_unit_test(test_array_reports_what_each_interval_added),
 	};
 

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <time.h>
 #include <bpf/bpf.h>
+#include <bpf/libbpf.h>
 #include "diag.h"
 #include "histogram.h"
 #include "metrics.h"
@@ -217,7 +218,7 @@ void bpfkit_hist_task_map(struct bpf_map *map, enum bpfkit_hist_by by)
 {
 	if (by != BPFKIT_HIST_ALL)
 		return;
-	bpf_map__set_type(map, BPF_MAP_TYPE_ARRAY);
+	bpf_map__set_type(map, BPF_MAP_TYPE_PERCPU_ARRAY);
 	bpf_map__set_max_entries(map, 1);
 }
 
@@ -242,11 +243,15 @@ struct bpfkit_hist_reader {
 	__u32 max_keys; /* the map's size, as loaded */
 	/* An array map's values as last reported, one per entry; else NULL. */
 	struct bpfkit_hist *reported;
+	/* A per-CPU array's value: one histogram per possible CPU; else NULL. */
+	struct bpfkit_hist *cpus;
+	int ncpus;
 };
 
 /*
  * The map's size, for reports of it being full; if it is an array, whose
- * entries cannot be deleted, the space to keep what was reported of each.
+ * entries cannot be deleted, the space to keep what was reported of each;
+ * if a per-CPU array, the space to read each CPU's histograms.
  */
 static int map_shape(struct bpfkit_hist_reader *r)
 {
@@ -261,14 +266,26 @@ static int map_shape(struct bpfkit_hist_reader *r)
 		return err;
 	}
 	r->max_keys = info.max_entries;
-	if (info.type != BPF_MAP_TYPE_ARRAY)
+	if (info.type == BPF_MAP_TYPE_PERCPU_ARRAY) {
+		r->ncpus = libbpf_num_possible_cpus();
+		if (r->ncpus < 0) {
+			bpfkit_fail("count the possible CPUs", r->ncpus);
+			return r->ncpus;
+		}
+		r->cpus = calloc(r->ncpus, sizeof(*r->cpus));
+		if (!r->cpus)
+			goto nomem;
+	} else if (info.type != BPF_MAP_TYPE_ARRAY) {
 		return 0;
-	r->reported = calloc(info.max_entries, sizeof(*r->reported));
-	if (!r->reported) {
-		bpfkit_fail("allocate the histograms", -ENOMEM);
-		return -ENOMEM;
 	}
+	r->reported = calloc(info.max_entries, sizeof(*r->reported));
+	if (!r->reported)
+		goto nomem;
 	return 0;
+
+nomem:
+	bpfkit_fail("allocate the histograms", -ENOMEM);
+	return -ENOMEM;
 }
 
 int bpfkit_hist_open(struct bpfkit_hist_reader **rp, int map_fd,
@@ -313,6 +330,7 @@ void bpfkit_hist_free(struct bpfkit_hist_reader *r)
 	free(r->entries);
 	free(r->next_key);
 	free(r->reported);
+	free(r->cpus);
 	free(r);
 }
 
@@ -337,6 +355,26 @@ static void take_new(struct bpfkit_hist *now, struct bpfkit_hist *reported)
 	*reported = total;
 }
 
+/* Array entry KEY into H: with a per-CPU array, all CPUs' sum. */
+static int read_array(struct bpfkit_hist_reader *r, const void *key,
+		      struct bpfkit_hist *h)
+{
+	int cpu, i;
+
+	if (!r->cpus)
+		return bpf_map_lookup_elem(r->map_fd, key, h);
+	if (bpf_map_lookup_elem(r->map_fd, key, r->cpus))
+		return -1;
+	*h = r->cpus[0];
+	for (cpu = 1; cpu < r->ncpus; cpu++) {
+		for (i = 0; i < BPFKIT_HIST_SLOTS; i++)
+			h->slots[i] += r->cpus[cpu].slots[i];
+		h->count += r->cpus[cpu].count;
+		h->sum_ns += r->cpus[cpu].sum_ns;
+	}
+	return 0;
+}
+
 /* Take each key's histogram out of the map (a copy with --cumulative). */
 static int take_all(struct bpfkit_hist_reader *r)
 {
@@ -355,7 +393,7 @@ static int take_all(struct bpfkit_hist_reader *r)
 		e = entry_at(r, i);
 		if (r->reported) {
 			/* Array entry I (key I): what it gained since. */
-			if (bpf_map_lookup_elem(r->map_fd, e->key, &e->h))
+			if (read_array(r, e->key, &e->h))
 				continue;
 			if (!opts.cumulative)
 				take_new(&e->h, &r->reported[i]);

@@ -109,9 +109,10 @@ void bpfkit_hist_task_keys(struct bpfkit_hist_keys *keys,
 
 /*
  * Before load: shape a task histogram map (__u32 keys) for BY. One
- * histogram (BPFKIT_HIST_ALL) is an array of one entry, whose lookups the
- * verifier inlines, instead of the hash map that -P and -L need; the
- * reader then reports what each interval added to it.
+ * histogram (BPFKIT_HIST_ALL) is a per-CPU array of one entry, whose
+ * lookups the verifier inlines and whose adds touch only the CPU's own
+ * copy, instead of the hash map that -P and -L need; the reader then
+ * reports what each interval added to the CPUs' sum.
  */
 void bpfkit_hist_task_map(struct bpf_map *map, enum bpfkit_hist_by by);
 
@@ -119,7 +120,7 @@ struct bpfkit_hist_reader;
 
 /*
  * After load: a reader *R of histograms from map MAP_FD (a hash map, or an
- * array, whose values only grow), keyed as KEYS says; MISSED is the BPF
+ * array or per-CPU array, whose values only grow), keyed as KEYS says; MISSED is the BPF
  * side's bpfkit_hist_missed. Returns 0, or -errno (reported, *R NULL).
  */
 int bpfkit_hist_open(struct bpfkit_hist_reader **r, int map_fd,

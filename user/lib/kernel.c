@@ -704,13 +704,15 @@ static int tracepoint_btf_id(const char *btf_path, const char *name)
 {
 	char type[128], *data;
 	struct btf *btf;
+	bool mapped;
 	size_t size;
 	int id;
 
 	snprintf(type, sizeof(type), "btf_trace_%s", name);
-	data = read_file(btf_path ?: BPFKIT_KERNEL_BTF, &size);
+	data = map_file(btf_path ?: BPFKIT_KERNEL_BTF, &size, &mapped);
 	id = data ? raw_btf_typedef_id(data, size, type) : -1;
-	free(data);
+	if (data)
+		release_file(data, size, mapped);
 	if (id >= 0)
 		return id ?: -ENOENT;
 	btf = bpfkit_kernel_btf(btf_path);
