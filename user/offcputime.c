@@ -21,17 +21,11 @@ enum {
 };
 
 static struct {
-	unsigned long min_us; /* -m */
-	unsigned long max_us; /* -M; 0: no limit */
 	__u32 state_letters; /* --state LETTERS: their indexes' bits */
 	long long state_bits; /* --state NUMBER; -1: none */
-} env = { .min_us = 1, .state_bits = -1 };
+} env = { .state_bits = -1 };
 
 static const struct argp_option own_options[] = {
-	{ "min-block-time", 'm', "US", 0,
-	  "Count only blocks of at least US microseconds (default 1)", 0 },
-	{ "max-block-time", 'M', "US", 0,
-	  "Count only blocks of at most US microseconds", 0 },
 	{ "state", OPT_STATE, "STATE", 0,
 	  "Count only tasks leaving the CPU in STATE: letters of R (preempted), S (sleep), D (uninterruptible), T, t, I, or bcc's number (any of its task state bits; 0: preempted)",
 	  0 },
@@ -70,20 +64,8 @@ static error_t parse_state(const char *arg)
 static error_t parse_own(int key, char *arg, struct argp_state *state)
 {
 	switch (key) {
-	case 'm':
-		return bpfkit_parse_ulong("-m/--min-block-time", arg, 1,
-					  86400000000UL, &env.min_us);
-	case 'M':
-		return bpfkit_parse_ulong("-M/--max-block-time", arg, 1,
-					  86400000000UL, &env.max_us);
 	case OPT_STATE:
 		return parse_state(arg);
-	case ARGP_KEY_END:
-		if (env.max_us && env.max_us < env.min_us)
-			return bpfkit_usage_error(
-				"-M/--max-block-time %lu is below -m/--min-block-time %lu; give a maximum at least the minimum",
-				env.max_us, env.min_us);
-		return 0;
 	}
 	return ARGP_ERR_UNKNOWN;
 }
@@ -101,7 +83,8 @@ static const struct bpfkit_tool tool = {
 	       "  offcputime -d 5 --svg off.svg  # an off-CPU flame graph too\n"
 	       "  offcputime -K --top 10      # the 10 kernel functions blocked in most\n"
 	       "  offcputime --state D -d 5   # uninterruptible waits only (disk, locks)\n",
-	.options = BPFKIT_OPT_FILTERS | BPFKIT_OPT_JSON | BPFKIT_OPT_STACKS,
+	.options = BPFKIT_OPT_FILTERS | BPFKIT_OPT_JSON | BPFKIT_OPT_STACKS |
+		   BPFKIT_OPT_BLOCK_TIME,
 	.own_options = own_options,
 	.own_parser = parse_own,
 };
@@ -132,9 +115,9 @@ int main(int argc, char **argv)
 	}
 
 	/* Our limits and the stacks to take; load and verify. */
-	skel->rodata->min_ns = env.min_us * 1000;
-	if (env.max_us)
-		skel->rodata->max_ns = env.max_us * 1000;
+	skel->rodata->min_ns = bpfkit_opts.block.min_us * 1000;
+	if (bpfkit_opts.block.max_us)
+		skel->rodata->max_ns = bpfkit_opts.block.max_us * 1000;
 	skel->rodata->state_letters = env.state_letters;
 	skel->rodata->state_bits = env.state_bits;
 	bpfkit_stack_cfg_init(&skel->rodata->bpfkit_stack_cfg,

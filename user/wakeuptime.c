@@ -14,38 +14,6 @@
 #include "wakeuptime.h"
 #include "wakeuptime.skel.h"
 
-static struct {
-	unsigned long min_us; /* -m */
-	unsigned long max_us; /* -M; 0: no limit */
-} env = { .min_us = 1 };
-
-static const struct argp_option own_options[] = {
-	{ "min-block-time", 'm', "US", 0,
-	  "Count only blocks of at least US microseconds (default 1)", 0 },
-	{ "max-block-time", 'M', "US", 0,
-	  "Count only blocks of at most US microseconds", 0 },
-	{},
-};
-
-static error_t parse_own(int key, char *arg, struct argp_state *state)
-{
-	switch (key) {
-	case 'm':
-		return bpfkit_parse_ulong("-m/--min-block-time", arg, 1,
-					  86400000000UL, &env.min_us);
-	case 'M':
-		return bpfkit_parse_ulong("-M/--max-block-time", arg, 1,
-					  86400000000UL, &env.max_us);
-	case ARGP_KEY_END:
-		if (env.max_us && env.max_us < env.min_us)
-			return bpfkit_usage_error(
-				"-M/--max-block-time %lu is below -m/--min-block-time %lu; give a maximum at least the minimum",
-				env.max_us, env.min_us);
-		return 0;
-	}
-	return ARGP_ERR_UNKNOWN;
-}
-
 static const struct bpfkit_tool tool = {
 	.name = "wakeuptime",
 	.doc = "Sum the time tasks spend blocked by who woke them, and from which stacks.\n"
@@ -60,9 +28,8 @@ static const struct bpfkit_tool tool = {
 	       "  wakeuptime -p 185 -m 1000   # process 185, blocks of 1 ms or more\n"
 	       "  wakeuptime -d 5 --svg wake.svg  # a wakeup flame graph too\n"
 	       "  wakeuptime -K --top 10      # the 10 kernel functions waking most\n",
-	.options = BPFKIT_OPT_FILTERS | BPFKIT_OPT_JSON | BPFKIT_OPT_STACKS,
-	.own_options = own_options,
-	.own_parser = parse_own,
+	.options = BPFKIT_OPT_FILTERS | BPFKIT_OPT_JSON | BPFKIT_OPT_STACKS |
+		   BPFKIT_OPT_BLOCK_TIME,
 };
 
 static const struct bpfkit_stacks_unit unit = {
@@ -91,9 +58,9 @@ int main(int argc, char **argv)
 	}
 
 	/* Our limits and the stacks to take; load and verify. */
-	skel->rodata->min_ns = env.min_us * 1000;
-	if (env.max_us)
-		skel->rodata->max_ns = env.max_us * 1000;
+	skel->rodata->min_ns = bpfkit_opts.block.min_us * 1000;
+	if (bpfkit_opts.block.max_us)
+		skel->rodata->max_ns = bpfkit_opts.block.max_us * 1000;
 	bpfkit_stack_cfg_init(&skel->rodata->bpfkit_stack_cfg,
 			      &bpfkit_opts.stacks);
 	err = bpfkit_load(skel->skeleton, &skel->rodata->bpfkit_filter, NULL);

@@ -180,6 +180,32 @@ static void test_metrics_options(void **state)
 	assert_true(bpfkit_opts.hist.cumulative);
 }
 
+/* -m is the block-time tools' minimum, the histogram tools' milliseconds. */
+static void test_block_time_options(void **state)
+{
+	static const struct bpfkit_tool blocks = {
+		.name = "test-cli",
+		.doc = "test",
+		.options = BPFKIT_OPT_BLOCK_TIME,
+	};
+	static const struct bpfkit_tool hist = {
+		.name = "test-cli",
+		.doc = "test",
+		.options = BPFKIT_OPT_HIST,
+	};
+	char *limits[] = { "test-cli", "-m", "10", "-M", "20", NULL };
+	char *millis[] = { "test-cli", "-m", NULL };
+
+	assert_int_equal(bpfkit_opts.block.min_us, 1);
+	assert_int_equal(bpfkit_opts.block.max_us, 0);
+	bpfkit_parse(&blocks, 5, limits);
+	assert_int_equal(bpfkit_opts.block.min_us, 10);
+	assert_int_equal(bpfkit_opts.block.max_us, 20);
+	assert_false(bpfkit_opts.hist.millis);
+	bpfkit_parse(&hist, 2, millis);
+	assert_true(bpfkit_opts.hist.millis);
+}
+
 /* The channel options, as the BPF side's bpfkit_channel_cfg gets them. */
 static void test_channel_cfg(void **state)
 {
@@ -236,6 +262,7 @@ int main(void)
 		cmocka_unit_test(test_defaults),
 		cmocka_unit_test(test_common_options),
 		cmocka_unit_test(test_metrics_options),
+		cmocka_unit_test(test_block_time_options),
 		cmocka_unit_test(test_channel_cfg),
 		cmocka_unit_test(test_filter_encoding),
 	};

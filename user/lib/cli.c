@@ -53,6 +53,7 @@ struct bpfkit_opts bpfkit_opts = {
 	.channel = BPFKIT_CHANNEL_DEFAULTS,
 	.cgroup_fd = -1,
 	.metrics.max_series = BPFKIT_METRICS_DEFAULT_MAX_SERIES,
+	.block.min_us = 1,
 };
 
 /* Every common option, with the BPFKIT_OPT_* bit that offers it (0: always). */
@@ -100,6 +101,13 @@ static const struct {
 	{ BPFKIT_OPT_HIST,
 	  { "linear", OPT_LINEAR, "STEP", 0,
 	    "Linear buckets STEP units wide instead of powers of two", 0 } },
+	{ BPFKIT_OPT_BLOCK_TIME, { NULL, 0, NULL, 0, "Blocked time:", 24 } },
+	{ BPFKIT_OPT_BLOCK_TIME,
+	  { "min-block-time", 'm', "US", 0,
+	    "Count only blocks of at least US microseconds (default 1)", 0 } },
+	{ BPFKIT_OPT_BLOCK_TIME,
+	  { "max-block-time", 'M', "US", 0,
+	    "Count only blocks of at most US microseconds", 0 } },
 	{ BPFKIT_OPT_STACKS, { NULL, 0, NULL, 0, "Stacks:", 26 } },
 	{ BPFKIT_OPT_STACKS,
 	  { "user-stacks-only", 'U', NULL, 0,
@@ -648,8 +656,15 @@ static int parse_common(int key, char *arg, struct argp_state *state)
 	case 'i':
 		return parse_interval("-i/--interval", arg, &opts->hist);
 	case 'm':
+		if (cur_tool->options & BPFKIT_OPT_BLOCK_TIME)
+			return bpfkit_parse_ulong("-m/--min-block-time", arg, 1,
+						  86400000000UL,
+						  &opts->block.min_us);
 		opts->hist.millis = true;
 		return 0;
+	case 'M':
+		return bpfkit_parse_ulong("-M/--max-block-time", arg, 1,
+					  86400000000UL, &opts->block.max_us);
 	case OPT_CUMULATIVE:
 		opts->hist.cumulative = true;
 		return 0;
@@ -806,6 +821,12 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 			report_bad_option(state->root_argp->options, state);
 		return 0;
 	}
+	if (key == ARGP_KEY_END && (tool->options & BPFKIT_OPT_BLOCK_TIME) &&
+	    bpfkit_opts.block.max_us &&
+	    bpfkit_opts.block.max_us < bpfkit_opts.block.min_us)
+		return bpfkit_usage_error(
+			"-M/--max-block-time %lu is below -m/--min-block-time %lu; give a maximum at least the minimum",
+			bpfkit_opts.block.max_us, bpfkit_opts.block.min_us);
 	if (offers_common(tool, key)) {
 		err = parse_common(key, arg, state);
 		if (err != ARGP_ERR_UNKNOWN)

@@ -35,6 +35,7 @@ enum {
 	BPFKIT_OPT_METRICS = 1 << 8,
 	BPFKIT_OPT_FAMILY = 1 << 9, /* -4, -6 */
 	BPFKIT_OPT_STACKS = 1 << 10, /* -U, -K, -L, --top, --svg */
+	BPFKIT_OPT_BLOCK_TIME = 1 << 11, /* -m, -M: blocks timed */
 	BPFKIT_OPT_FILTERS = BPFKIT_OPT_PID | BPFKIT_OPT_UID | BPFKIT_OPT_COMM |
 			     BPFKIT_OPT_CGROUP,
 	BPFKIT_OPT_EVENTS = BPFKIT_OPT_FILTERS | BPFKIT_OPT_JSON |
@@ -48,6 +49,12 @@ struct bpfkit_map_size {
 	unsigned int entries;
 };
 
+/* -m, -M: the blocked times a tool counts, for its .rodata. */
+struct bpfkit_block_time {
+	unsigned long min_us; /* -m; default 1 */
+	unsigned long max_us; /* -M; 0: no limit */
+};
+
 /* What the common options say, after parsing, grouped by the room they go to. */
 struct bpfkit_opts {
 	const char *tool; /* the tool's name, for messages */
@@ -59,6 +66,7 @@ struct bpfkit_opts {
 	struct bpfkit_metrics_opts metrics; /* --metrics, --textfile, ... */
 	struct bpfkit_net_opts net; /* -4, -6 */
 	struct bpfkit_stacks_opts stacks; /* -U, -K, -L, --top, --svg */
+	struct bpfkit_block_time block; /* -m, -M: the tool's */
 	double duration; /* -d: seconds to run; 0: until a signal */
 	bool verbose; /* -v: libbpf's own log */
 	const char *btf_path; /* --btf: kernel BTF for kernels without one */
