@@ -5,16 +5,17 @@
  * -C per CPU.
  */
 #include "vmlinux.h"
-#include <bpf/bpf_core_read.h>
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 #include "bpfkit/filter.bpf.h"
 #include "bpfkit/histogram.bpf.h"
+#include "bpfkit/layout.bpf.h"
 #include "hardirqs.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
 const volatile bool per_cpu; /* -C */
+const volatile struct hardirqs_layout layout;
 
 /* Entry time of the handler running on each CPU, for bpfkit_hist_cpu_*(). */
 struct {
@@ -40,7 +41,8 @@ static __always_inline void exited(int irq, struct irqaction *action)
 	if (!start)
 		return;
 	bpf_probe_read_kernel_str(key.name, sizeof(key.name),
-				  BPF_CORE_READ(action, name));
+				  bpfkit_read_ptr(action,
+						  layout.irqaction_name));
 	if (per_cpu)
 		key.cpu = bpf_get_smp_processor_id();
 	h = bpfkit_hist_get(&hardirqs_hists, &key);
@@ -49,30 +51,19 @@ static __always_inline void exited(int irq, struct irqaction *action)
 	*start = 0;
 }
 
-/* tp_btf where the kernel has it (user space chooses), else raw_tp. */
-SEC("tp_btf/irq_handler_entry")
-int BPF_PROG(entry_btf, int irq, struct irqaction *action)
-{
-	bpfkit_hist_cpu_enter(&hardirqs_start);
-	return 0;
-}
-
-SEC("tp_btf/irq_handler_exit")
-int BPF_PROG(exit_btf, int irq, struct irqaction *action, int ret)
-{
-	exited(irq, action);
-	return 0;
-}
-
+/*
+ * Raw tracepoints, and the handler's name read at the offset user space
+ * found in the kernel's BTF (bpfkit/layout.h): libbpf loads no kernel BTF.
+ */
 SEC("raw_tp/irq_handler_entry")
-int BPF_PROG(entry_raw, int irq, struct irqaction *action)
+int BPF_PROG(irq_handler_entry, int irq, struct irqaction *action)
 {
 	bpfkit_hist_cpu_enter(&hardirqs_start);
 	return 0;
 }
 
 SEC("raw_tp/irq_handler_exit")
-int BPF_PROG(exit_raw, int irq, struct irqaction *action, int ret)
+int BPF_PROG(irq_handler_exit, int irq, struct irqaction *action, int ret)
 {
 	exited(irq, action);
 	return 0;

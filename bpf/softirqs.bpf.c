@@ -45,30 +45,20 @@ static __always_inline void exited(unsigned int vec)
 	*start = 0;
 }
 
-/* tp_btf where the kernel has it (user space chooses), else raw_tp. */
-SEC("tp_btf/softirq_entry")
-int BPF_PROG(entry_btf, unsigned int vec)
-{
-	bpfkit_hist_cpu_enter(&softirqs_start);
-	return 0;
-}
-
-SEC("tp_btf/softirq_exit")
-int BPF_PROG(exit_btf, unsigned int vec)
-{
-	exited(vec);
-	return 0;
-}
-
+/*
+ * Raw tracepoints: the softirq's number is an argument, not read through
+ * a pointer, so nothing here needs the kernel's BTF, which libbpf then
+ * does not load (tp_btf would have it parse all of it for the same loads).
+ */
 SEC("raw_tp/softirq_entry")
-int BPF_PROG(entry_raw, unsigned int vec)
+int BPF_PROG(softirq_entry, unsigned int vec)
 {
 	bpfkit_hist_cpu_enter(&softirqs_start);
 	return 0;
 }
 
 SEC("raw_tp/softirq_exit")
-int BPF_PROG(exit_raw, unsigned int vec)
+int BPF_PROG(softirq_exit, unsigned int vec)
 {
 	exited(vec);
 	return 0;

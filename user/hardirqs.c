@@ -153,15 +153,13 @@ int main(int argc, char **argv)
 		goto cleanup;
 	}
 
-	/* Our options and the buckets into .rodata; tp_btf if it loads. */
+	/* Our options, the buckets and the name's offset into .rodata. */
 	skel->rodata->per_cpu = env.per_cpu;
 	bpfkit_hist_cfg_init(&skel->rodata->bpfkit_hist_cfg);
-	bpfkit_tp_btf_autoload(
-		(struct bpf_program *const[]){ skel->progs.entry_btf,
-					       skel->progs.exit_btf },
-		(struct bpf_program *const[]){ skel->progs.entry_raw,
-					       skel->progs.exit_raw },
-		2, bpfkit_opts.btf_path, "irq_handler_entry");
+	err = bpfkit_read_layout(bpfkit_opts.btf_path, &skel->rodata->layout,
+				 HARDIRQS_MEMBERS);
+	if (err)
+		goto cleanup;
 
 	/* Load and verify. */
 	err = bpfkit_load(skel->skeleton, &skel->rodata->bpfkit_filter, NULL);

@@ -5,7 +5,8 @@
  * values, BPFKIT_HIST_MAX_KEYS entries), finds a key's histogram with
  * bpfkit_hist_get() and adds a value in nanoseconds with bpfkit_hist_add(),
  * or adds a task's value with bpfkit_hist_add_task().
- * Adds are atomic, so CPUs adding to one key at once lose nothing.
+ * bpfkit_hist_add()'s adds are atomic, so CPUs adding to one key at once
+ * lose nothing.
  */
 #ifndef BPFKIT_HISTOGRAM_BPF_H
 #define BPFKIT_HISTOGRAM_BPF_H
@@ -14,6 +15,7 @@
 #include <bpf/bpf_core_read.h>
 #include <bpf/bpf_helpers.h>
 #include "bpfkit/histogram.h"
+#include "bpfkit/layout.bpf.h"
 
 const volatile struct bpfkit_hist_cfg bpfkit_hist_cfg =
 	BPFKIT_HIST_CFG_DEFAULTS;
@@ -112,7 +114,8 @@ static __always_inline __u64 *bpfkit_hist_cpu_started(void *map)
 
 /*
  * Add NS nanoseconds to task T's histogram in MAP, whose __u32 keys are as
- * BY says; a process or thread histogram is named by T's comm. Called from
+ * BY says; a process or thread histogram is named by T's comm, read at
+ * bpfkit_task_layout's offsets (bpfkit_read_task_layout()). Called from
  * sched_switch only: one histogram (BPFKIT_HIST_ALL) is a per-CPU array
  * (bpfkit_hist_task_map()), added to by bpfkit_hist_add_local().
  */
@@ -125,9 +128,9 @@ static __always_inline void bpfkit_hist_add_task(void *map,
 	__u32 key = 0;
 
 	if (by == BPFKIT_HIST_PROCESS)
-		key = BPF_CORE_READ(t, tgid);
+		key = bpfkit_read_s32(t, bpfkit_task_layout.task_struct_tgid);
 	else if (by == BPFKIT_HIST_THREAD)
-		key = BPF_CORE_READ(t, pid);
+		key = bpfkit_read_s32(t, bpfkit_task_layout.task_struct_pid);
 	h = bpfkit_hist_get(map, &key);
 	if (!h)
 		return;
@@ -136,7 +139,9 @@ static __always_inline void bpfkit_hist_add_task(void *map,
 		return;
 	}
 	if (!h->name[0])
-		BPF_CORE_READ_STR_INTO(&h->name, t, comm);
+		bpf_probe_read_kernel_str(
+			h->name, sizeof(h->name),
+			(const void *)t + bpfkit_task_layout.task_struct_comm);
 	bpfkit_hist_add(h, ns);
 }
 

@@ -12,6 +12,9 @@
 #include <bpf/bpf_helpers.h>
 #include "bpfkit/layout.h"
 
+/* Where the library reads a task's members (BPFKIT_TASK_MEMBERS). */
+const volatile struct bpfkit_task_layout bpfkit_task_layout;
+
 /* The 4 or 8 bytes at OFF in kernel object BASE; 0 if unreadable. */
 static __always_inline __s32 bpfkit_read_s32(const void *base, __u32 off)
 {

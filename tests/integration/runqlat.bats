@@ -88,9 +88,10 @@ teardown() {
 }
 
 @test "runqlat: on raw tracepoints (BTF without tp_btf types) it counts the same way" {
-	# A minimized BTF has no btf_trace_* types: runqlat takes raw_tp.
+	# A minimized BTF has no btf_trace_* types: runqlat takes raw_tp. It
+	# keeps the task members the filter reads too (as 'make min-btf' does).
 	bpftool gen min_core_btf /sys/kernel/btf/vmlinux "$BATS_TEST_TMPDIR/min.btf" \
-		"$BUILD/obj/bpf/runqlat.bpf.o"
+		"$BUILD/obj/bpf/runqlat.bpf.o" "$BUILD/obj/bpf/layout-task.bpf.o"
 	BURST_ARGS=(1000 0)
 	burst A taskset -c 1
 	burst B taskset -c 1

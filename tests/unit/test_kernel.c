@@ -30,6 +30,7 @@
  *	};
  *	void *p;		// 16
  *	unsigned int bits:3;	// 24, a bitfield
+ *	char name[8];		// 32
  * };
  * written as raw BTF to a file; its path in *STATE.
  */
@@ -37,7 +38,7 @@ static int write_btf(void **state)
 {
 	static char path[] = "/tmp/bpfkit-test-btf-XXXXXX";
 	struct btf *btf = btf__new_empty();
-	int i32, i64, u32, myint, cint, inner, uni, ptr, outer, fd;
+	int i32, i64, u32, chr, arr, myint, cint, inner, uni, ptr, outer, fd;
 	const void *raw;
 	__u32 size;
 
@@ -45,6 +46,8 @@ static int write_btf(void **state)
 	i32 = btf__add_int(btf, "int", 4, BTF_INT_SIGNED);
 	i64 = btf__add_int(btf, "long", 8, BTF_INT_SIGNED);
 	u32 = btf__add_int(btf, "unsigned int", 4, 0);
+	chr = btf__add_int(btf, "char", 1, BTF_INT_CHAR);
+	arr = btf__add_array(btf, u32, chr, 8);
 	myint = btf__add_typedef(btf, "myint", i32);
 	cint = btf__add_const(btf, myint);
 	ptr = btf__add_ptr(btf, 0);
@@ -54,12 +57,13 @@ static int write_btf(void **state)
 	uni = btf__add_union(btf, NULL, 8);
 	btf__add_field(btf, "b", i64, 0, 0);
 	btf__add_field(btf, NULL, inner, 0, 0);
-	outer = btf__add_struct(btf, "outer", 32);
+	outer = btf__add_struct(btf, "outer", 40);
 	btf__add_field(btf, "a", i32, 0, 0);
 	btf__add_field(btf, NULL, uni, 64, 0);
 	btf__add_field(btf, "p", ptr, 128, 0);
 	btf__add_field(btf, "bits", u32, 192, 3);
-	assert_true(outer > 0);
+	btf__add_field(btf, "name", arr, 256, 0);
+	assert_true(outer > 0 && arr > 0);
 	raw = btf__raw_data(btf, &size);
 	fd = mkstemp(path);
 	assert_true(fd >= 0);
@@ -83,14 +87,16 @@ static void test_offsets(void **state)
 		{ .type = "outer", .name = "b", .size = 8 },
 		{ .type = "outer", .name = "c", .size = 4 },
 		{ .type = "outer", .name = "p", .size = sizeof(void *) },
+		{ .type = "outer", .name = "name", .size = 8 },
 	};
 	const struct bpfkit_btf_member *failed;
 
-	assert_int_equal(bpfkit_btf_member_offsets(*state, m, 4, &failed), 0);
+	assert_int_equal(bpfkit_btf_member_offsets(*state, m, 5, &failed), 0);
 	assert_int_equal(m[0].offset, 0);
 	assert_int_equal(m[1].offset, 8);
 	assert_int_equal(m[2].offset, 12);
 	assert_int_equal(m[3].offset, 16);
+	assert_int_equal(m[4].offset, 32);
 }
 
 static void test_refused(void **state)
@@ -99,6 +105,9 @@ static void test_refused(void **state)
 		{ .type = "outer", .name = "a", .size = 4 },
 		{ .type = "outer", .name = "c", .size = 8 },
 	};
+	struct bpfkit_btf_member array = { .type = "outer",
+					   .name = "name",
+					   .size = 16 };
 	struct bpfkit_btf_member bitfield = { .type = "outer",
 					      .name = "bits",
 					      .size = 4 };
@@ -113,6 +122,8 @@ static void test_refused(void **state)
 	assert_int_equal(bpfkit_btf_member_offsets(*state, size, 2, &failed),
 			 -ERANGE);
 	assert_ptr_equal(failed, &size[1]);
+	assert_int_equal(bpfkit_btf_member_offsets(*state, &array, 1, &failed),
+			 -ERANGE);
 	assert_int_equal(bpfkit_btf_member_offsets(*state, &bitfield, 1,
 						   &failed),
 			 -ENOENT);

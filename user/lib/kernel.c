@@ -569,6 +569,11 @@ static __u32 raw_btf_size(const struct raw_btf *rb, __u32 id)
 			return t->size;
 		case BTF_KIND_PTR:
 			return sizeof(void *);
+		case BTF_KIND_ARRAY: {
+			const struct btf_array *a = (const void *)(t + 1);
+
+			return a->nelems * raw_btf_size(rb, a->type);
+		}
 		case BTF_KIND_TYPEDEF:
 		case BTF_KIND_CONST:
 		case BTF_KIND_VOLATILE:

@@ -19,6 +19,7 @@
 #include <bpf/libbpf.h>
 #include "bpfkit/channel.h"
 #include "bpfkit/filter.h"
+#include "bpfkit/layout.h"
 #include "channel.h"
 #include "cli.h"
 
@@ -41,6 +42,14 @@ const struct bpf_object_open_opts *bpfkit_open_opts(void);
  */
 int bpfkit_load(struct bpf_object_skeleton *s, struct bpfkit_filter *filter,
 		struct bpfkit_channel_cfg *channel);
+
+/*
+ * Before load, for a tool whose BPF side reads a task other than the
+ * current one (bpfkit_task_selected(), bpfkit_hist_add_task()): the
+ * offsets of the members read, from the kernel's BTF, into L (the object's
+ * bpfkit_task_layout). 0, or -errno said in one line.
+ */
+int bpfkit_read_task_layout(struct bpfkit_task_layout *l);
 
 /*
  * A program whose section names no target (SEC("kprobe")), the kernel
