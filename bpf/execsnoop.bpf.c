@@ -7,9 +7,9 @@
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
-#include <bpf/bpf_core_read.h>
 #include "bpfkit/channel.bpf.h"
 #include "bpfkit/filter.bpf.h"
+#include "bpfkit/layout.bpf.h"
 #include "bpfkit/syscall.bpf.h"
 #include "execsnoop.h"
 
@@ -17,6 +17,21 @@ char LICENSE[] SEC("license") = "GPL";
 
 const volatile __u32 max_args = EXECSNOOP_DEFAULT_ARGS;
 const volatile bool include_failed = false;
+const volatile struct execsnoop_layout layout;
+
+/*
+ * sched:sched_process_exec's context at the layout of its format file, the
+ * same on every kernel since 3.4 (Linux 6.1 and 6.18 included), rather
+ * than vmlinux.h's trace_event_raw_sched_process_exec, whose CO-RE
+ * relocation would have libbpf parse and search the kernel's BTF.
+ * execsnoop.bats checks the format file against these offsets.
+ */
+struct sched_process_exec_ctx {
+	__u64 common; /* the tracepoints' common header */
+	__u32 filename; /* offset 8: __data_loc */
+	int pid; /* 12 */
+	int old_pid; /* 16 */
+};
 
 static const struct execsnoop_event empty_event = {};
 
@@ -145,7 +160,7 @@ int enter_execveat(struct bpfkit_sys_enter *ctx)
 
 /* A non-leader thread that execs takes over the leader's pid: follow it. */
 SEC("tracepoint/sched/sched_process_exec")
-int exec_rekey(struct trace_event_raw_sched_process_exec *ctx)
+int exec_rekey(struct sched_process_exec_ctx *ctx)
 {
 	__u32 old = ctx->old_pid, tid = ctx->pid;
 	struct execsnoop_event *e;
@@ -166,11 +181,12 @@ int exec_rekey(struct trace_event_raw_sched_process_exec *ctx)
  * has just copied it, whole up to EXECSNOOP_ARGS_BUF bytes. What was staged
  * at entry stays if it cannot be read.
  */
-static __always_inline void read_new_args(struct task_struct *task,
+static __always_inline void read_new_args(const void *task,
 					  struct execsnoop_event *e)
 {
-	__u64 start = BPF_CORE_READ(task, mm, arg_start);
-	__u64 len = BPF_CORE_READ(task, mm, arg_end) - start;
+	const void *mm = bpfkit_read_ptr(task, layout.task_struct_mm);
+	__u64 start = bpfkit_read_u64(mm, layout.mm_struct_arg_start);
+	__u64 len = bpfkit_read_u64(mm, layout.mm_struct_arg_end) - start;
 	__u32 flags = e->flags & ~(EXECSNOOP_MORE_ARGS | EXECSNOOP_LONG_ARG |
 				   EXECSNOOP_ARGS_UNREADABLE);
 
@@ -188,9 +204,8 @@ static __always_inline int finish(void *ctx, long ret)
 {
 	__u64 id = bpf_get_current_pid_tgid();
 	__u32 tid = (__u32)id;
+	const void *task, *file, *dentry, *name;
 	struct execsnoop_event *e;
-	struct task_struct *task;
-	const unsigned char *name;
 	__u32 used;
 
 	e = bpf_map_lookup_elem(&execs, &tid);
@@ -200,17 +215,24 @@ static __always_inline int finish(void *ctx, long ret)
 		goto out;
 
 	/* Complete the record: who ran it, as whom, and how it went. */
-	task = (struct task_struct *)bpf_get_current_task();
+	task = (const void *)bpf_get_current_task();
 	e->pid = id >> 32;
-	e->ppid = BPF_CORE_READ(task, real_parent, tgid);
+	e->ppid = bpfkit_read_s32(
+		bpfkit_read_ptr(task, layout.task_struct_real_parent),
+		layout.task_struct_tgid);
 	e->uid = (__u32)bpf_get_current_uid_gid();
 	e->ret = ret;
 	bpf_get_current_comm(e->comm, sizeof(e->comm));
 
 	/* An fd exec has no path: name the file that now runs instead. */
 	if ((e->flags & EXECSNOOP_FD_PATH) && !ret) {
-		name = BPF_CORE_READ(task, mm, exe_file, f_path.dentry,
-				     d_name.name);
+		file = bpfkit_read_ptr(bpfkit_read_ptr(task,
+						       layout.task_struct_mm),
+				       layout.mm_struct_exe_file);
+		dentry = bpfkit_read_ptr(file, layout.file_f_path +
+						       layout.path_dentry);
+		name = bpfkit_read_ptr(dentry,
+				       layout.dentry_d_name + layout.qstr_name);
 		bpf_probe_read_kernel_str(e->path, sizeof(e->path), name);
 	}
 	if (!ret)

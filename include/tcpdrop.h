@@ -25,8 +25,10 @@ struct tcpdrop_reasons {
 };
 
 /*
- * The kernel code that runs softirqs (handle_softirqs, 6.8+; __do_softirq),
- * for the BPF side to find in a drop's stack: [start, end), 0 if absent.
+ * The kernel code that runs softirqs (handle_softirqs, 6.8+, which every
+ * way of running them passes through, and where it is found, __do_softirq
+ * is not looked for; before 6.8 __do_softirq), for the BPF side to find in
+ * a drop's stack: [start, end), 0 if absent.
  */
 #define TCPDROP_SOFTIRQ_FUNCS 2
 #define TCPDROP_STACK_DEPTH 64

@@ -12,6 +12,7 @@
 #include "channel.h"
 #include "cli.h"
 #include "diag.h"
+#include "kernel.h"
 #include "output.h"
 #include "run.h"
 #include "setup.h"
@@ -316,6 +317,10 @@ int main(int argc, char **argv)
 	/* Set how many arguments to keep and whether failures count. */
 	skel->rodata->max_args = env.max_args;
 	skel->rodata->include_failed = env.failed;
+	err = bpfkit_read_layout(bpfkit_opts.btf_path, &skel->rodata->layout,
+				 EXECSNOOP_MEMBERS);
+	if (err)
+		goto cleanup;
 
 	/* Write filters and channel settings to .rodata; load and verify. */
 	err = bpfkit_load(skel->skeleton, &skel->rodata->bpfkit_filter,

@@ -465,17 +465,16 @@ static int load_reasons(struct tcpdrop_reasons *r)
 /* Where this kernel's softirq code lies, for the BPF side's stack search. */
 static void find_softirq_code(volatile struct tcpdrop_code_range *r)
 {
-	static const char *const funcs[TCPDROP_SOFTIRQ_FUNCS] = {
-		"handle_softirqs", "__do_softirq"
+	struct bpfkit_kernel_func funcs[TCPDROP_SOFTIRQ_FUNCS] = {
+		{ .name = "handle_softirqs" },
+		{ .name = "__do_softirq" },
 	};
-	__u64 start, end;
 	int i;
 
+	bpfkit_kernel_funcs(funcs, TCPDROP_SOFTIRQ_FUNCS);
 	for (i = 0; i < TCPDROP_SOFTIRQ_FUNCS; i++) {
-		if (bpfkit_kernel_func_range(funcs[i], &start, &end))
-			continue;
-		r[i].start = start;
-		r[i].end = end;
+		r[i].start = funcs[i].start;
+		r[i].end = funcs[i].end;
 	}
 }
 

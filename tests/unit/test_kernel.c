@@ -176,12 +176,45 @@ static void test_kernel_task_struct(void **state)
 	btf__free(btf);
 }
 
+/*
+ * Kernel functions from /proc/kallsyms: a range ending at the next symbol;
+ * one the kernel lacks keeps 0; the first one wanted, found, ends the pass.
+ */
+static void test_kernel_funcs(void **state)
+{
+	struct bpfkit_kernel_func missing[] = {
+		{ .name = "bpfkit_no_such_function" },
+		{ .name = "do_exit" },
+	};
+	struct bpfkit_kernel_func first[] = {
+		{ .name = "do_exit" },
+		{ .name = "bpfkit_no_such_function" },
+	};
+	int n;
+
+	n = bpfkit_kernel_funcs(missing, 2);
+	if (n <= 0)
+		skip(); /* addresses hidden: not root, or kptr_restrict */
+	assert_int_equal(n, 1);
+	assert_int_equal(missing[0].start, 0);
+	assert_int_equal(missing[0].end, 0);
+	assert_true(missing[1].start);
+	assert_true(missing[1].end > missing[1].start);
+	assert_true(missing[1].end - missing[1].start < 1 << 20);
+	/* do_exit found, nothing else is looked for: the same range. */
+	assert_int_equal(bpfkit_kernel_funcs(first, 2), 1);
+	assert_int_equal(first[0].start, missing[1].start);
+	assert_int_equal(first[0].end, missing[1].end);
+	assert_int_equal(first[1].start, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_offsets),
 		cmocka_unit_test(test_refused),
 		cmocka_unit_test(test_kernel_task_struct),
+		cmocka_unit_test(test_kernel_funcs),
 	};
 
 	return cmocka_run_group_tests_name("kernel", tests, write_btf,

@@ -186,11 +186,19 @@ int bpfkit_require_btf_members(const char *btf_path,
 #define BPFKIT_LAYOUT_FIELD(type, member, size) \
 	l_->type##_##member = (m_++)->offset;
 
+/* A kernel function, by name, and where its code lies once found. */
+struct bpfkit_kernel_func {
+	const char *name;
+	__u64 start, end; /* end: the address of the symbol after it */
+};
+
 /*
- * Where the code of kernel function NAME lies, from /proc/kallsyms: START
- * and END, the address of the symbol after it. Returns 0, -ENOENT when
- * the kernel has no such function (or hides its addresses), or -errno.
+ * Find the N FUNCS, the first preferred and the others its stand-ins on
+ * kernels without it, in one pass over /proc/kallsyms (tens of ms of the
+ * kernel's time to read whole), which stops once the first is found, or
+ * all; one not found (missing, its address hidden, or not needed) keeps
+ * start and end 0. Returns how many were found, or -errno.
  */
-int bpfkit_kernel_func_range(const char *name, __u64 *start, __u64 *end);
+int bpfkit_kernel_funcs(struct bpfkit_kernel_func *funcs, size_t n);
 
 #endif /* BPFKIT_KERNEL_H */
