@@ -7,6 +7,7 @@
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
 #include "bpfkit/filter.bpf.h"
+#include "bpfkit/syscall.bpf.h"
 #include "hello-map.h"
 
 char LICENSE[] SEC("license") = "GPL";
@@ -47,21 +48,30 @@ static __always_inline int count(long nr)
 
 /* Every syscall: the raw tracepoint's second argument is its number. */
 SEC("raw_tp/sys_enter")
-int count_all(struct bpf_raw_tracepoint_args *ctx)
+int count_all(struct bpfkit_raw_sys_enter *ctx)
 {
-	return count(ctx->args[1]);
+	return count(ctx->id);
 }
+
+/*
+ * syscalls/sys_enter_NAME's context up to the number, at the layout of
+ * the format files (the tracepoint ABI, bpfkit/syscall.bpf.h).
+ */
+struct sys_enter_nr {
+	__u64 common;
+	int nr; /* offset 8, 4 bytes */
+};
 
 /*
  * One program per chosen syscall, attached to syscalls:sys_enter_<name>.
  * Read the number as the event's 4-byte int: the kernel refuses to attach
  * a program that reads past the record of a syscall without arguments.
  */
-#define COUNT_SYSCALL(n)                                      \
-	SEC("tracepoint")                                     \
-	int count_syscall##n(struct syscall_trace_enter *ctx) \
-	{                                                     \
-		return count(ctx->nr);                        \
+#define COUNT_SYSCALL(n)                               \
+	SEC("tracepoint")                              \
+	int count_syscall##n(struct sys_enter_nr *ctx) \
+	{                                              \
+		return count(ctx->nr);                 \
 	}
 
 COUNT_SYSCALL(0)

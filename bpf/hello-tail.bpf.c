@@ -9,6 +9,7 @@
 #include <bpf/bpf_helpers.h>
 #include "bpfkit/channel.bpf.h"
 #include "bpfkit/filter.bpf.h"
+#include "bpfkit/syscall.bpf.h"
 #include "hello-tail.h"
 
 char LICENSE[] SEC("license") = "GPL";
@@ -26,7 +27,7 @@ struct {
 } programs SEC(".maps");
 
 /* Send the current task's record for syscall NR. */
-static __always_inline int report(struct bpf_raw_tracepoint_args *ctx,
+static __always_inline int report(struct bpfkit_raw_sys_enter *ctx,
 				  enum hello_tail_kind kind)
 {
 	struct hello_tail_event e = {};
@@ -34,21 +35,21 @@ static __always_inline int report(struct bpf_raw_tracepoint_args *ctx,
 	e.pid = bpf_get_current_pid_tgid() >> 32;
 	e.uid = bpf_get_current_uid_gid();
 	bpf_get_current_comm(e.comm, sizeof(e.comm));
-	e.nr = ctx->args[1];
+	e.nr = ctx->id;
 	e.kind = kind;
 	bpfkit_emit(ctx, &e.rec, sizeof(e));
 	return 0;
 }
 
 SEC("raw_tp/sys_enter")
-int dispatch(struct bpf_raw_tracepoint_args *ctx)
+int dispatch(struct bpfkit_raw_sys_enter *ctx)
 {
 	if ((bpf_get_current_pid_tgid() >> 32) == self_pid ||
 	    !bpfkit_selected())
 		return 0;
 
 	/* Jump to the syscall's program; returns only if there is none. */
-	bpf_tail_call(ctx, &programs, ctx->args[1]);
+	bpf_tail_call(ctx, &programs, ctx->id);
 	if (report_all)
 		report(ctx, HELLO_TAIL_OTHER);
 	return 0;
@@ -56,25 +57,25 @@ int dispatch(struct bpf_raw_tracepoint_args *ctx)
 
 /* The targets: reached only by tail call, never attached themselves. */
 SEC("raw_tp")
-int hello_exec(struct bpf_raw_tracepoint_args *ctx)
+int hello_exec(struct bpfkit_raw_sys_enter *ctx)
 {
 	return report(ctx, HELLO_TAIL_EXEC);
 }
 
 SEC("raw_tp")
-int hello_timer_create(struct bpf_raw_tracepoint_args *ctx)
+int hello_timer_create(struct bpfkit_raw_sys_enter *ctx)
 {
 	return report(ctx, HELLO_TAIL_TIMER_CREATE);
 }
 
 SEC("raw_tp")
-int hello_timer_delete(struct bpf_raw_tracepoint_args *ctx)
+int hello_timer_delete(struct bpfkit_raw_sys_enter *ctx)
 {
 	return report(ctx, HELLO_TAIL_TIMER_DELETE);
 }
 
 SEC("raw_tp")
-int hello_timer_other(struct bpf_raw_tracepoint_args *ctx)
+int hello_timer_other(struct bpfkit_raw_sys_enter *ctx)
 {
 	return report(ctx, HELLO_TAIL_TIMER_OTHER);
 }

@@ -16,6 +16,16 @@
 #ifndef BPFKIT_SYSCALL_BPF_H
 #define BPFKIT_SYSCALL_BPF_H
 
+/*
+ * raw_tp/sys_enter's context, the tracepoint's own arguments: the task's
+ * registers and the syscall number. vmlinux.h's bpf_raw_tracepoint_args
+ * would be CO-RE-relocated the same way, for nothing: its layout is ABI.
+ */
+struct bpfkit_raw_sys_enter {
+	__u64 regs; /* struct pt_regs * */
+	__u64 id; /* the syscall number */
+};
+
 /* syscalls/sys_enter_NAME and raw_syscalls/sys_enter. */
 struct bpfkit_sys_enter {
 	__u64 common; /* the tracepoints' common header */

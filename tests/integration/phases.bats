@@ -114,7 +114,7 @@ verified() {
 	# two thirds of statsnoop's user-space instructions until attached
 	# (callgrind: 23.8 M, without them 2.7 M).
 	local t
-	for t in statsnoop syscount opensnoop execsnoop; do
+	for t in statsnoop syscount opensnoop execsnoop hello-map hello-tail; do
 		phases "$t"
 		common_phases
 		grep -q "phase kernel BTF: .* (not loaded: nothing needs it)$" \
