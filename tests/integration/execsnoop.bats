@@ -304,17 +304,6 @@ unique_true() {
 @test "execsnoop: sched_process_exec's format has the layout its program reads without CO-RE" {
 	# bpf/execsnoop.bpf.c declares the tracepoint's context at these
 	# offsets and sizes instead of relocating vmlinux.h's type.
-	local fmt f
-	for f in /sys/kernel/tracing /sys/kernel/debug/tracing; do
-		[ -r "$f/events/sched/sched_process_exec/format" ] && break
-	done
-	fmt=$f/events/sched/sched_process_exec/format
-	[ -r "$fmt" ] || skip "no sched_process_exec format file under tracefs"
-	for f in 'pid_t pid;	offset:12;	size:4;' \
-		'pid_t old_pid;	offset:16;	size:4;'; do
-		grep -Fq "field:$f" "$fmt" || {
-			echo "# $fmt lacks 'field:$f'" >&3
-			return 1
-		}
-	done
+	format_has sched/sched_process_exec 'pid_t pid;	offset:12;	size:4;' \
+		'pid_t old_pid;	offset:16;	size:4;'
 }

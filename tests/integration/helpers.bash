@@ -79,6 +79,25 @@ unique_comm() {
 	echo "bk$$-$RANDOM" | cut -c1-15
 }
 
+# format_has CATEGORY/EVENT FIELD...: the tracepoint's format file (under
+# tracefs, or debugfs's tracing) has each "type name;<TAB>offset:N;<TAB>size:N;"
+# FIELD, as a BPF program declaring its context without CO-RE reads it;
+# SKIP without a format file.
+format_has() {
+	local fmt f
+	for f in /sys/kernel/tracing /sys/kernel/debug/tracing; do
+		[ -r "$f/events/$1/format" ] && break
+	done
+	fmt=$f/events/$1/format
+	[ -r "$fmt" ] || skip "no $1 format file under tracefs"
+	for f in "${@:2}"; do
+		grep -Fq "field:$f" "$fmt" || {
+			echo "# $fmt lacks 'field:$f'" >&3
+			return 1
+		}
+	done
+}
+
 # free_port: a loopback TCP port nothing listens on now.
 free_port() {
 	python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'

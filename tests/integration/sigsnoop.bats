@@ -150,19 +150,9 @@ teardown() {
 @test "sigsnoop: signal_generate's format has the layout its program reads without CO-RE" {
 	# bpf/sigsnoop.bpf.c declares the tracepoint's context at these
 	# offsets and sizes instead of relocating vmlinux.h's type.
-	local fmt f
-	for f in /sys/kernel/tracing /sys/kernel/debug/tracing; do
-		[ -r "$f/events/signal/signal_generate/format" ] && break
-	done
-	fmt=$f/events/signal/signal_generate/format
-	[ -r "$fmt" ] || skip "no signal_generate format file under tracefs"
-	for f in 'int sig;	offset:8;	size:4;' 'int code;	offset:16;	size:4;' \
+	format_has signal/signal_generate 'int sig;	offset:8;	size:4;' \
+		'int code;	offset:16;	size:4;' \
 		'char comm[16];	offset:20;	size:16;' \
 		'pid_t pid;	offset:36;	size:4;' 'int group;	offset:40;	size:4;' \
-		'int result;	offset:44;	size:4;'; do
-		grep -Fq "field:$f" "$fmt" || {
-			echo "# $fmt lacks 'field:$f'" >&3
-			return 1
-		}
-	done
+		'int result;	offset:44;	size:4;'
 }
