@@ -55,7 +55,7 @@ static __always_inline struct bpfkit_hist *bpfkit_hist_get(void *map,
 /* The bucket of a value of NS nanoseconds. */
 static __always_inline __u32 bpfkit_hist_slot_of(__u64 ns)
 {
-	return bpfkit_hist_slot(&bpfkit_hist_cfg, ns / bpfkit_hist_cfg.unit_ns);
+	return bpfkit_hist_slot_ns(&bpfkit_hist_cfg, ns);
 }
 
 /* Add one value of NS nanoseconds to H. */

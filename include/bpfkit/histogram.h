@@ -17,12 +17,13 @@
 /* How values are bucketed; set once, before load. */
 struct bpfkit_hist_cfg {
 	__u64 unit_ns; /* one unit: 1000 (usecs) or 1000000 (msecs) */
+	__u64 unit_shift; /* log2(unit_ns), rounded down */
 	__u64 linear_step; /* bucket width in units; 0: log2 buckets */
 };
 
-#define BPFKIT_HIST_CFG_DEFAULTS                   \
-	{                                          \
-		.unit_ns = 1000, .linear_step = 0, \
+#define BPFKIT_HIST_CFG_DEFAULTS                                    \
+	{                                                           \
+		.unit_ns = 1000, .unit_shift = 9, .linear_step = 0, \
 	}
 
 /* How a tool keys task histograms: one, per process (-P), per thread (-L). */
@@ -76,6 +77,28 @@ static inline __u32 bpfkit_hist_slot(const volatile struct bpfkit_hist_cfg *cfg,
 					bpfkit_log2(value);
 
 	return slot < BPFKIT_HIST_SLOTS ? slot : BPFKIT_HIST_SLOTS - 1;
+}
+
+/*
+ * The bucket of NS nanoseconds, bpfkit_hist_slot(CFG, NS / unit_ns), with
+ * no division for log2 buckets (a 64-bit divide is the dearest step of a
+ * BPF program's add): with s = log2(NS) - unit_shift, NS / unit_ns is at
+ * least 2^(s - 1) and below 2^(s + 1), and at least 2^s exactly when NS is
+ * at least unit_ns << s.
+ */
+static inline __u32
+bpfkit_hist_slot_ns(const volatile struct bpfkit_hist_cfg *cfg, __u64 ns)
+{
+	__u32 s;
+
+	if (cfg->linear_step)
+		return bpfkit_hist_slot(cfg, ns / cfg->unit_ns);
+	if (ns < 2 * cfg->unit_ns)
+		return 0;
+	s = bpfkit_log2(ns) - cfg->unit_shift;
+	if (ns < cfg->unit_ns << s)
+		s--;
+	return s < BPFKIT_HIST_SLOTS ? s : BPFKIT_HIST_SLOTS - 1;
 }
 
 #endif /* BPFKIT_HISTOGRAM_H */

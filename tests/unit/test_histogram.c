@@ -210,6 +210,49 @@ static void test_options(void **state)
 	assert_int_equal(bpfkit_opts.hist.count, 4);
 }
 
+/*
+ * bpfkit_hist_slot_ns(), the BPF side's, puts every value in the bucket
+ * that dividing by the unit first does: all values up to 4 ms, each
+ * multiple of the unit around every power of two, and random ones.
+ */
+static void test_slot_without_division(void **state)
+{
+	const __u64 units[] = { 1000, 1000000 };
+	struct bpfkit_hist_cfg cfg = {};
+	__u64 ns, x = 88172645463325252ULL;
+	int u, b, d, i;
+
+	for (u = 0; u < 2; u++) {
+		cfg.unit_ns = units[u];
+		cfg.unit_shift = bpfkit_log2(units[u]);
+		for (ns = 0; ns <= 4000000; ns++)
+			assert_int_equal(bpfkit_hist_slot_ns(&cfg, ns),
+					 bpfkit_hist_slot(&cfg, ns / units[u]));
+		for (b = 0; b < 54; b++)
+			for (d = -2; d <= 2; d++) {
+				ns = ((1ULL << b) + d) * units[u];
+				assert_int_equal(
+					bpfkit_hist_slot_ns(&cfg, ns),
+					bpfkit_hist_slot(&cfg, ns / units[u]));
+				assert_int_equal(
+					bpfkit_hist_slot_ns(&cfg, ns - 1),
+					bpfkit_hist_slot(&cfg,
+							 (ns - 1) / units[u]));
+			}
+		for (i = 0; i < 1000000; i++) {
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+			ns = x >> (i % 40);
+			assert_int_equal(bpfkit_hist_slot_ns(&cfg, ns),
+					 bpfkit_hist_slot(&cfg, ns / units[u]));
+		}
+	}
+	/* Linear buckets divide, as before. */
+	cfg.linear_step = 5;
+	assert_int_equal(bpfkit_hist_slot_ns(&cfg, 12000000), 2);
+}
+
 /* A histogram map of TYPE with one key; skips the test without root. */
 static int hist_map(enum bpf_map_type type)
 {
@@ -382,6 +425,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_log2_slots),
+		cmocka_unit_test(test_slot_without_division),
 		cmocka_unit_test(test_bounds_hold_their_values),
 		cmocka_unit_test(test_percentiles),
 		cmocka_unit_test(test_text),

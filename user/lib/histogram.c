@@ -27,6 +27,8 @@ static struct bpfkit_hist_cfg current_cfg(void)
 		.linear_step = opts.linear_step,
 	};
 
+	cfg.unit_shift = bpfkit_log2(cfg.unit_ns);
+
 	return cfg;
 }
 
@@ -35,6 +37,7 @@ void bpfkit_hist_cfg_init(volatile struct bpfkit_hist_cfg *cfg)
 	struct bpfkit_hist_cfg c = current_cfg();
 
 	cfg->unit_ns = c.unit_ns;
+	cfg->unit_shift = c.unit_shift;
 	cfg->linear_step = c.linear_step;
 }
 
