@@ -63,6 +63,12 @@ static __always_inline void bpfkit_hist_add(struct bpfkit_hist *h, __u64 ns)
 {
 	__u32 slot = bpfkit_hist_slot_of(ns);
 
+	/*
+	 * Bound the register the index is taken from: else clang checks a
+	 * zero-extended copy of it, which Linux 6.1's verifier does not tie
+	 * back to it ("unbounded memory access").
+	 */
+	barrier_var(slot);
 	if (slot >= BPFKIT_HIST_SLOTS)
 		return;
 	__sync_fetch_and_add(&h->slots[slot], 1);
@@ -81,6 +87,7 @@ static __always_inline void bpfkit_hist_add_local(struct bpfkit_hist *h,
 {
 	__u32 slot = bpfkit_hist_slot_of(ns);
 
+	barrier_var(slot); /* as in bpfkit_hist_add() */
 	if (slot >= BPFKIT_HIST_SLOTS)
 		return;
 	h->slots[slot]++;

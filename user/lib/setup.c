@@ -175,6 +175,25 @@ static char *stats_logs(struct bpf_object_skeleton *s)
 }
 
 /*
+ * After a failed load: what the verifier said of each program it checked.
+ * The stats log level still carries its messages, a rejection's reason
+ * among them; libbpf prints no log of a buffer the caller gave it.
+ */
+static void print_verifier_logs(struct bpf_object_skeleton *s, char *logs)
+{
+	const char *log;
+	int i;
+
+	for (i = 0; i < s->prog_cnt; i++) {
+		log = logs + i * STATS_LOG_SIZE;
+		if (bpf_program__autoload(*s->progs[i].prog) && *log)
+			fprintf(stderr, "%s: verifier log of %s:\n%s",
+				bpfkit_opts.tool,
+				bpf_program__name(*s->progs[i].prog), log);
+	}
+}
+
+/*
  * One line per loaded program: the verifier's own time (from its log) and
  * the instructions it walked (bpf_prog_info's verified_insns); their sum.
  */
@@ -229,6 +248,8 @@ static int load_timed(struct bpf_object_skeleton *s)
 	load_clock.print = libbpf_set_print(stamp_print);
 	err = bpf_object__load_skeleton(s);
 	libbpf_set_print(load_clock.print);
+	if (err && logs)
+		print_verifier_logs(s, logs);
 	if (!err) {
 		bpfkit_phase_line("kernel BTF", load_clock.btf_ms - start,
 				  load_clock.btf_loaded ?
