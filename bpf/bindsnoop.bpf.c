@@ -55,9 +55,9 @@ int bind_enter(struct bpfkit_sys_enter *ctx)
 
 /* What the socket says: protocol, type, options, the port it has. */
 static __always_inline void read_socket(struct bindsnoop_event *e,
-					struct socket *sock)
+					const void *sock)
 {
-	struct sock *sk = BPF_CORE_READ(sock, sk);
+	struct sock *sk = (struct sock *)bpfkit_socket_sock(sock);
 
 	if (!sk)
 		return;
@@ -67,7 +67,7 @@ static __always_inline void read_socket(struct bindsnoop_event *e,
 	if (BPF_CORE_READ_BITFIELD_PROBED(sk, __sk_common.skc_reuseport))
 		e->opts |= BINDSNOOP_REUSEPORT;
 	e->bound_dev_if = BPF_CORE_READ(sk, __sk_common.skc_bound_dev_if);
-	e->proto = BPF_CORE_READ(sk, sk_protocol);
+	e->proto = bpfkit_sock_protocol(sk);
 	e->type = BPF_CORE_READ(sk, sk_type);
 	if (e->family == BPFKIT_AF_INET || e->family == BPFKIT_AF_INET6)
 		e->bound_port = bpf_ntohs(
@@ -81,7 +81,7 @@ int bind_exit(struct bpfkit_sys_exit *ctx)
 	__u32 tid = pid_tgid;
 	struct bindsnoop_event e = {};
 	struct bind_args *a;
-	struct socket *sock;
+	const void *sock;
 
 	a = bpf_map_lookup_elem(&bindsnoop_args, &tid);
 	if (!a)

@@ -7,7 +7,6 @@
  * reset, ETIMEDOUT); send it with the flow as the tracepoint gives it.
  */
 #include "vmlinux.h"
-#include <bpf/bpf_core_read.h>
 #include <bpf/bpf_helpers.h>
 #include "bpfkit/channel.bpf.h"
 #include "bpfkit/filter.bpf.h"
@@ -38,7 +37,7 @@ struct {
 } tcpconnect_socks SEC(".maps");
 
 static __always_inline int
-connect_begin(const struct trace_event_raw_inet_sock_set_state *ctx)
+connect_begin(const struct bpfkit_sock_state_ctx *ctx)
 {
 	__u64 pid_tgid = bpf_get_current_pid_tgid();
 	struct connect_start s = {};
@@ -55,7 +54,7 @@ connect_begin(const struct trace_event_raw_inet_sock_set_state *ctx)
 }
 
 SEC("tracepoint/sock/inet_sock_set_state")
-int tcpconnect_state(struct trace_event_raw_inet_sock_set_state *ctx)
+int tcpconnect_state(struct bpfkit_sock_state_ctx *ctx)
 {
 	struct tcpconnect_event e = {};
 	struct connect_start *s;
@@ -81,7 +80,7 @@ int tcpconnect_state(struct trace_event_raw_inet_sock_set_state *ctx)
 	__builtin_memcpy(e.comm, s->comm, sizeof(e.comm));
 	e.state = ctx->newstate;
 	if (ctx->newstate != BPFKIT_TCP_ESTABLISHED)
-		e.error = BPF_CORE_READ((struct sock *)ctx->skaddr, sk_err);
+		e.error = bpfkit_sock_err(ctx->skaddr);
 	bpfkit_emit(ctx, &e.rec, sizeof(e));
 out:
 	bpfkit_sock_forget(&tcpconnect_socks, ctx->skaddr);

@@ -53,7 +53,7 @@ struct {
 } tcpretrans_owners SEC(".maps");
 
 SEC("tracepoint/sock/inet_sock_set_state")
-int tcpretrans_state(struct trace_event_raw_inet_sock_set_state *ctx)
+int tcpretrans_state(struct bpfkit_sock_state_ctx *ctx)
 {
 	__u64 key = (__u64)ctx->skaddr;
 	struct owner o = {};

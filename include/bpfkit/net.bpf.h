@@ -1,30 +1,56 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The BPF side of the network tools: a flow's family, addresses and ports
- * from sock:inet_sock_set_state or from a struct sock (CO-RE, IPv4 and
- * IPv6), the -4/-6 and port filters, and per-socket state kept in a hash
- * map keyed by the sock pointer, since a connection's transitions run in
- * different contexts (SYN_SENT in the connecting task, ESTABLISHED and
- * CLOSE often in softirq).
+ * from sock:inet_sock_set_state or from a struct sock (IPv4 and IPv6), the
+ * -4/-6 and port filters, and per-socket state kept in a hash map keyed by
+ * the sock pointer, since a connection's transitions run in different
+ * contexts (SYN_SENT in the connecting task, ESTABLISHED and CLOSE often
+ * in softirq). A socket is read at the offsets of bpfkit_sock_layout
+ * (bpfkit/layout.h), not by CO-RE, and the tracepoint's context at its
+ * format file's layout: a tool reading no other kernel type needs no
+ * kernel BTF parsed by libbpf.
  */
 #ifndef BPFKIT_NET_BPF_H
 #define BPFKIT_NET_BPF_H
 
 #include "vmlinux.h"
-#include <bpf/bpf_core_read.h>
 #include <bpf/bpf_endian.h>
 #include <bpf/bpf_helpers.h>
 #include "bpfkit/channel.bpf.h"
+#include "bpfkit/layout.bpf.h"
 #include "bpfkit/net.h"
 
 #define BPFKIT_IPPROTO_TCP 6
 
 const volatile struct bpfkit_net_cfg bpfkit_net_cfg;
 
+/* Where a socket's members lie (bpfkit_read_sock_layout()). */
+const volatile struct bpfkit_sock_layout bpfkit_sock_layout;
+
+/*
+ * sock:inet_sock_set_state's context at the layout of its format file
+ * (the same on Linux 6.1 and 6.18; tcpstates.bats checks it), rather than
+ * vmlinux.h's trace_event_raw_inet_sock_set_state, whose CO-RE relocation
+ * would have libbpf parse and search the kernel's BTF.
+ */
+struct bpfkit_sock_state_ctx {
+	__u64 common; /* the tracepoints' common header */
+	const void *skaddr; /* offset 8 */
+	int oldstate; /* 16 */
+	int newstate; /* 20 */
+	__u16 sport; /* 24 */
+	__u16 dport; /* 26 */
+	__u16 family; /* 28 */
+	__u16 protocol; /* 30 */
+	__u8 saddr[4]; /* 32 */
+	__u8 daddr[4]; /* 36 */
+	__u8 saddr_v6[16]; /* 40 */
+	__u8 daddr_v6[16]; /* 56 */
+};
+
 /* The flow of the socket a sock:inet_sock_set_state event is about. */
 static __always_inline void
-bpfkit_tp_flow(const struct trace_event_raw_inet_sock_set_state *ctx,
-	       struct bpfkit_flow *f)
+bpfkit_tp_flow(const struct bpfkit_sock_state_ctx *ctx, struct bpfkit_flow *f)
 {
 	f->family = ctx->family;
 	f->sport = ctx->sport;
@@ -39,40 +65,98 @@ bpfkit_tp_flow(const struct trace_event_raw_inet_sock_set_state *ctx,
 	}
 }
 
-/* The flow of socket SK, read by CO-RE. */
-static __always_inline void bpfkit_sock_flow(const struct sock *sk,
+/* Member OFF of socket SK's struct sock_common. */
+static __always_inline const void *bpfkit_sk_common(const void *sk, __u32 off)
+{
+	return sk + bpfkit_sock_layout.sock___sk_common + off;
+}
+
+/* The flow of socket SK (a struct sock). */
+static __always_inline void bpfkit_sock_flow(const void *sk,
 					     struct bpfkit_flow *f)
 {
-	f->family = BPF_CORE_READ(sk, __sk_common.skc_family);
-	f->sport = BPF_CORE_READ(sk, __sk_common.skc_num);
-	f->dport = bpf_ntohs(BPF_CORE_READ(sk, __sk_common.skc_dport));
-	/* By size: BPF_CORE_READ_INTO() reads sizeof(*dst), one byte here. */
+	__u16 dport = 0;
+
+	bpf_probe_read_kernel(
+		&f->family, 2,
+		bpfkit_sk_common(sk,
+				 bpfkit_sock_layout.sock_common_skc_family));
+	bpf_probe_read_kernel(
+		&f->sport, 2,
+		bpfkit_sk_common(sk, bpfkit_sock_layout.sock_common_skc_num));
+	bpf_probe_read_kernel(
+		&dport, 2,
+		bpfkit_sk_common(sk, bpfkit_sock_layout.sock_common_skc_dport));
+	f->dport = bpf_ntohs(dport);
 	if (f->family == BPFKIT_AF_INET) {
-		bpf_core_read(f->saddr, 4, &sk->__sk_common.skc_rcv_saddr);
-		bpf_core_read(f->daddr, 4, &sk->__sk_common.skc_daddr);
+		bpf_probe_read_kernel(
+			f->saddr, 4,
+			bpfkit_sk_common(
+				sk,
+				bpfkit_sock_layout.sock_common_skc_rcv_saddr));
+		bpf_probe_read_kernel(
+			f->daddr, 4,
+			bpfkit_sk_common(
+				sk, bpfkit_sock_layout.sock_common_skc_daddr));
 	} else {
-		bpf_core_read(f->saddr, 16, &sk->__sk_common.skc_v6_rcv_saddr);
-		bpf_core_read(f->daddr, 16, &sk->__sk_common.skc_v6_daddr);
+		bpf_probe_read_kernel(
+			f->saddr, 16,
+			bpfkit_sk_common(
+				sk, bpfkit_sock_layout
+					    .sock_common_skc_v6_rcv_saddr));
+		bpf_probe_read_kernel(
+			f->daddr, 16,
+			bpfkit_sk_common(
+				sk,
+				bpfkit_sock_layout.sock_common_skc_v6_daddr));
 	}
 }
 
-/* The socket behind FD in the current task, or NULL. */
-static __always_inline struct socket *bpfkit_fd_socket(int fd)
+/* Socket SK's protocol (IPPROTO_*) and pending error (sk_err). */
+static __always_inline __u16 bpfkit_sock_protocol(const void *sk)
 {
-	struct task_struct *task = (void *)bpf_get_current_task();
-	struct file **fds, *file;
-	struct socket *sock;
+	__u16 protocol = 0;
 
-	if (fd < 0 || fd >= BPF_CORE_READ(task, files, fdt, max_fds))
+	bpf_probe_read_kernel(&protocol, 2,
+			      sk + bpfkit_sock_layout.sock_sk_protocol);
+	return protocol;
+}
+
+static __always_inline int bpfkit_sock_err(const void *sk)
+{
+	return bpfkit_read_s32(sk, bpfkit_sock_layout.sock_sk_err);
+}
+
+/* The socket (a struct socket) behind FD in the current task, or NULL. */
+static __always_inline const void *bpfkit_fd_socket(int fd)
+{
+	const void *task = (const void *)bpf_get_current_task();
+	const void *fdt, *fds, *file, *sock;
+	__u32 max_fds = 0;
+
+	fdt = bpfkit_read_ptr(
+		bpfkit_read_ptr(task, bpfkit_sock_layout.task_struct_files),
+		bpfkit_sock_layout.files_struct_fdt);
+	bpf_probe_read_kernel(&max_fds, sizeof(max_fds),
+			      fdt + bpfkit_sock_layout.fdtable_max_fds);
+	if (fd < 0 || fd >= max_fds)
 		return NULL;
-	fds = BPF_CORE_READ(task, files, fdt, fd);
-	if (bpf_probe_read_kernel(&file, sizeof(file), &fds[fd]) || !file)
+	fds = bpfkit_read_ptr(fdt, bpfkit_sock_layout.fdtable_fd);
+	file = bpfkit_read_ptr(fds, fd * sizeof(void *));
+	if (!file)
 		return NULL;
-	sock = BPF_CORE_READ(file, private_data);
+	sock = bpfkit_read_ptr(file, bpfkit_sock_layout.file_private_data);
 	/* Only a socket's file is its socket's file. */
-	if (!sock || BPF_CORE_READ(sock, file) != file)
+	if (!sock ||
+	    bpfkit_read_ptr(sock, bpfkit_sock_layout.socket_file) != file)
 		return NULL;
 	return sock;
+}
+
+/* The struct sock of SOCK (a struct socket). */
+static __always_inline const void *bpfkit_socket_sock(const void *sock)
+{
+	return bpfkit_read_ptr(sock, bpfkit_sock_layout.socket_sk);
 }
 
 /* Is ADDR (16 bytes) an IPv4-mapped IPv6 address, ::ffff:a.b.c.d? */
