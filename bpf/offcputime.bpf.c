@@ -5,7 +5,6 @@
  * spent off the CPU is added to the count of those stacks.
  */
 #include "vmlinux.h"
-#include <bpf/bpf_core_read.h>
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 #include "bpfkit/filter.bpf.h"
@@ -43,8 +42,7 @@ struct {
 } offcputime_scratch SEC(".maps");
 
 /* Whether PREV leaves the CPU in a state --state selects. */
-static __always_inline bool state_selected(struct task_struct *prev,
-					   bool preempt)
+static __always_inline bool state_selected(const void *prev, bool preempt)
 {
 	unsigned int state;
 
@@ -61,8 +59,10 @@ SEC("raw_tp/sched_switch")
 int BPF_PROG(switch_raw, bool preempt, struct task_struct *prev,
 	     struct task_struct *next)
 {
-	__u32 prev_tid = BPF_CORE_READ(prev, pid);
-	__u32 next_tid = BPF_CORE_READ(next, pid);
+	__u32 prev_tid =
+		bpfkit_read_s32(prev, bpfkit_task_layout.task_struct_pid);
+	__u32 next_tid =
+		bpfkit_read_s32(next, bpfkit_task_layout.task_struct_pid);
 	struct offcputime_start *start;
 	__u32 zero = 0;
 	__u64 delta;

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The scheduler's side of a task: the state a task leaves the CPU in, read
- * by CO-RE from task_struct's "__state" (Linux 5.14 on) or "state" (before).
+ * from task_struct's "__state" ("state" before Linux 5.14) at
+ * bpfkit_task_layout's offset, which a tool calling this fills before load
+ * (bpfkit_read_task_layout()).
  *
  *	state = bpfkit_task_state(prev);	at sched_switch
  *	if (preempt) state = BPFKIT_TASK_RUNNING;	still runnable
@@ -11,21 +13,12 @@
 #define BPFKIT_SCHED_BPF_H
 
 #include "vmlinux.h"
-#include <bpf/bpf_core_read.h>
+#include "bpfkit/layout.bpf.h"
 #include "bpfkit/sched.h"
 
-/* task_struct before Linux 5.14 renamed its "state" to "__state". */
-struct task_struct___pre_5_14 {
-	long state;
-} __attribute__((preserve_access_index));
-
-static __always_inline unsigned int bpfkit_task_state(struct task_struct *t)
+static __always_inline unsigned int bpfkit_task_state(const void *t)
 {
-	struct task_struct___pre_5_14 *old = (void *)t;
-
-	if (bpf_core_field_exists(t->__state))
-		return BPF_CORE_READ(t, __state);
-	return BPF_CORE_READ(old, state);
+	return bpfkit_read_s32(t, bpfkit_task_layout.task_struct___state);
 }
 
 /*

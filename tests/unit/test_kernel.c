@@ -32,13 +32,18 @@
  *	unsigned int bits:3;	// 24, a bitfield
  *	char name[8];		// 32
  * };
+ * struct task_struct {	// as before Linux 5.14
+ *	int pid;
+ *	long state;		// 8
+ * };
  * written as raw BTF to a file; its path in *STATE.
  */
 static int write_btf(void **state)
 {
 	static char path[] = "/tmp/bpfkit-test-btf-XXXXXX";
 	struct btf *btf = btf__new_empty();
-	int i32, i64, u32, chr, arr, myint, cint, inner, uni, ptr, outer, fd;
+	int i32, i64, u32, chr, arr, myint, cint, inner, uni, ptr, outer, task;
+	int fd;
 	const void *raw;
 	__u32 size;
 
@@ -63,7 +68,10 @@ static int write_btf(void **state)
 	btf__add_field(btf, "p", ptr, 128, 0);
 	btf__add_field(btf, "bits", u32, 192, 3);
 	btf__add_field(btf, "name", arr, 256, 0);
-	assert_true(outer > 0 && arr > 0);
+	task = btf__add_struct(btf, "task_struct", 16);
+	btf__add_field(btf, "pid", i32, 0, 0);
+	btf__add_field(btf, "state", i64, 64, 0);
+	assert_true(outer > 0 && arr > 0 && task > 0);
 	raw = btf__raw_data(btf, &size);
 	fd = mkstemp(path);
 	assert_true(fd >= 0);
@@ -97,6 +105,26 @@ static void test_offsets(void **state)
 	assert_int_equal(m[2].offset, 12);
 	assert_int_equal(m[3].offset, 16);
 	assert_int_equal(m[4].offset, 32);
+}
+
+/* A member renamed since: task_struct's "__state" is "state" before 5.14. */
+static void test_renamed(void **state)
+{
+	struct bpfkit_btf_member m[] = {
+		{ .type = "task_struct", .name = "pid", .size = 4 },
+		{ .type = "task_struct", .name = "__state", .size = 4 },
+	};
+	struct bpfkit_btf_member other = { .type = "task_struct",
+					   .name = "__pid",
+					   .size = 4 };
+	const struct bpfkit_btf_member *failed;
+
+	assert_int_equal(bpfkit_btf_member_offsets(*state, m, 2, &failed), 0);
+	assert_int_equal(m[1].offset,
+			 __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__ ? 12 : 8);
+	/* Only the renames the kernel made. */
+	assert_int_equal(bpfkit_btf_member_offsets(*state, &other, 1, &failed),
+			 -ENOENT);
 }
 
 static void test_refused(void **state)
@@ -212,6 +240,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_offsets),
+		cmocka_unit_test(test_renamed),
 		cmocka_unit_test(test_refused),
 		cmocka_unit_test(test_kernel_task_struct),
 		cmocka_unit_test(test_kernel_funcs),

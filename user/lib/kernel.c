@@ -638,6 +638,48 @@ static const struct btf_type *raw_btf_struct(const struct raw_btf *rb,
 	return NULL;
 }
 
+/*
+ * Members older kernels have under another name (and size): read there,
+ * an integer member's SIZE bytes are its low ones, at its start on a
+ * little-endian machine.
+ */
+static const struct renamed_member {
+	const char *type, *name, *old_name;
+	__u32 old_size;
+} renamed_members[] = {
+	/* Linux 5.14 made task_struct's "long state" "unsigned int __state". */
+	{ "task_struct", "__state", "state", 8 },
+};
+
+/*
+ * Member M of struct T: its type id and bit offset, under an older name
+ * where the kernel has it so (renamed_members); *SIZE: the bytes it has.
+ */
+static __u32 raw_btf_named_member(const struct raw_btf *rb,
+				  const struct btf_type *t,
+				  const struct bpfkit_btf_member *m,
+				  __u32 *bits, __u32 *size)
+{
+	const struct renamed_member *r;
+	__u32 id = raw_btf_member(rb, t, m->name, 0, bits, 0);
+
+	*size = id ? raw_btf_size(rb, id) : 0;
+	for (r = renamed_members;
+	     !id && r < renamed_members + sizeof(renamed_members) /
+						  sizeof(renamed_members[0]);
+	     r++) {
+		if (strcmp(r->type, m->type) || strcmp(r->name, m->name))
+			continue;
+		id = raw_btf_member(rb, t, r->old_name, 0, bits, 0);
+		if (!id || raw_btf_size(rb, id) != r->old_size)
+			return 0;
+		*size = m->size;
+		if (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__ && m->size)
+			*bits += (r->old_size - m->size) * 8;
+	}
+	return id;
+}
+
 int bpfkit_btf_member_offsets(const char *btf_path,
 			      struct bpfkit_btf_member *members, size_t n,
 			      const struct bpfkit_btf_member **failed)
@@ -645,7 +687,7 @@ int bpfkit_btf_member_offsets(const char *btf_path,
 	const struct btf_type *t = NULL;
 	struct raw_btf rb = {};
 	struct btf *btf = NULL;
-	__u32 bits, id, raw_size;
+	__u32 bits, id, raw_size, size_read;
 	const void *raw;
 	size_t size, i;
 	bool mapped;
@@ -668,12 +710,12 @@ int bpfkit_btf_member_offsets(const char *btf_path,
 		*failed = &members[i];
 		if (!i || strcmp(members[i].type, members[i - 1].type))
 			t = raw_btf_struct(&rb, members[i].type);
-		id = t ? raw_btf_member(&rb, t, members[i].name, 0, &bits, 0) :
+		id = t ? raw_btf_named_member(&rb, t, &members[i], &bits,
+					      &size_read) :
 			 0;
 		if (!id || bits % 8)
 			err = -ENOENT;
-		else if (members[i].size &&
-			 raw_btf_size(&rb, id) != members[i].size)
+		else if (members[i].size && size_read != members[i].size)
 			err = -ERANGE;
 		members[i].offset = bits / 8;
 	}

@@ -143,9 +143,11 @@ struct bpfkit_btf_member {
  * and union members too) in the kernel's BTF (BTF_PATH's if set, else the
  * running kernel's), found by one raw pass over it: for programs that read
  * a few fields without CO-RE, so that libbpf does not parse and search the
- * whole kernel BTF at load. Returns 0; -ENOENT for a struct or member not
- * there, -ERANGE for a member whose size is not its SIZE, -EINVAL for a
- * file that is not BTF, each with that member in *FAILED.
+ * whole kernel BTF at load. A member an older kernel names otherwise
+ * (task_struct's __state, "state" before Linux 5.14) is found under that
+ * name. Returns 0; -ENOENT for a struct or member not there, -ERANGE for a
+ * member whose size is not its SIZE, -EINVAL for a file that is not BTF,
+ * each with that member in *FAILED.
  */
 int bpfkit_btf_member_offsets(const char *btf_path,
 			      struct bpfkit_btf_member *members, size_t n,
