@@ -20,23 +20,44 @@ char LICENSE[] SEC("license") = "GPL";
 const volatile bool filtered;
 
 /*
- * tcp:tcp_retransmit_skb's context, read by CO-RE: an event of its own
- * (struct trace_event_raw_tcp_retransmit_skb, vmlinux.h) from Linux 4.15
- * and again in recent kernels, where it gained err (the event then fires
- * for a retransmit that failed too); one of the tcp_event_sk_skb class in
- * between (6.1's), which gained family later (5.10's has none).
+ * tcp:tcp_retransmit_skb's context at its format file's layouts, which
+ * user space checks and picks (layout_family, layout_err), rather than
+ * vmlinux.h's types, whose CO-RE relocations would have libbpf parse and
+ * search the kernel's BTF: with the socket's family since Linux 5.16, and
+ * on newer kernels (6.18 here) with the retransmit's error after it, the
+ * event then firing for a retransmit that failed too.
  */
-struct trace_event_raw_tcp_event_sk_skb {
-	const void *skaddr;
-	int state;
-	__u16 sport;
-	__u16 dport;
-	__u16 family;
-	__u8 saddr[4];
-	__u8 daddr[4];
-	__u8 saddr_v6[16];
-	__u8 daddr_v6[16];
-} __attribute__((preserve_access_index));
+struct retransmit_ctx {
+	__u64 common; /* the tracepoints' common header */
+	const void *skbaddr; /* offset 8 */
+	const void *skaddr; /* 16 */
+	int state; /* 24 */
+	__u16 sport; /* 28 */
+	__u16 dport; /* 30 */
+	__u16 family; /* 32 */
+	__u8 saddr[4]; /* 34 */
+	__u8 daddr[4]; /* 38 */
+	__u8 saddr_v6[16]; /* 42 */
+	__u8 daddr_v6[16]; /* 58 */
+	int err; /* 76, where layout_err */
+};
+
+/* Before Linux 5.16 (5.10's): no family, IPv4 addresses v4-mapped too. */
+struct retransmit_ctx_old {
+	__u64 common;
+	const void *skbaddr; /* 8 */
+	const void *skaddr; /* 16 */
+	int state; /* 24 */
+	__u16 sport; /* 28 */
+	__u16 dport; /* 30 */
+	__u8 saddr[4]; /* 32 */
+	__u8 daddr[4]; /* 36 */
+	__u8 saddr_v6[16]; /* 40 */
+	__u8 daddr_v6[16]; /* 56 */
+};
+
+const volatile bool layout_family = true;
+const volatile bool layout_err;
 
 struct owner {
 	__u32 pid;
@@ -77,19 +98,16 @@ int tcpretrans_state(struct bpfkit_sock_state_ctx *ctx)
 }
 
 /*
- * The flow of CTX, a retransmit event of type T, and its state, read by
- * helper (a load the compiler shares between the two types would go
- * through a modified ctx pointer, which the verifier refuses); without a
- * family field, IPv6's, where the kernel keeps an IPv4 address v4-mapped.
+ * The flow of retransmit event C (either layout) with family FAMILY, and
+ * its state, read by helper (a load the compiler shares between the two
+ * layouts would go through a modified ctx pointer, which the verifier
+ * refuses).
  */
-#define retransmit_flow(T, ctx, f)                                          \
+#define retransmit_flow(c, f, family_)                                      \
 	({                                                                  \
-		T *c = (void *)(ctx);                                       \
-		(f)->family = bpf_core_field_exists(c->family) ?            \
-				      BPF_CORE_READ(c, family) :            \
-				      BPFKIT_AF_INET6;                      \
-		(f)->sport = BPF_CORE_READ(c, sport);                       \
-		(f)->dport = BPF_CORE_READ(c, dport);                       \
+		(f)->family = (family_);                                    \
+		(f)->sport = BPF_PROBE_READ(c, sport);                      \
+		(f)->dport = BPF_PROBE_READ(c, dport);                      \
 		if ((f)->family == BPFKIT_AF_INET) {                        \
 			bpf_probe_read_kernel((f)->saddr, 4, c->saddr);     \
 			bpf_probe_read_kernel((f)->daddr, 4, c->daddr);     \
@@ -97,38 +115,33 @@ int tcpretrans_state(struct bpfkit_sock_state_ctx *ctx)
 			bpf_probe_read_kernel((f)->saddr, 16, c->saddr_v6); \
 			bpf_probe_read_kernel((f)->daddr, 16, c->daddr_v6); \
 		}                                                           \
-		BPF_CORE_READ(c, state);                                    \
+		BPF_PROBE_READ(c, state);                                   \
 	})
 
 SEC("tracepoint/tcp/tcp_retransmit_skb")
 int tcpretrans_skb(void *ctx)
 {
-	struct trace_event_raw_tcp_retransmit_skb *own = ctx;
-	struct trace_event_raw_tcp_event_sk_skb *class = ctx;
+	struct retransmit_ctx *c = ctx;
+	struct retransmit_ctx_old *old = ctx;
 	struct tcpretrans_event e = {};
 	const void *skaddr;
 	struct owner *o;
 
-	if (bpf_core_type_exists(struct trace_event_raw_tcp_retransmit_skb)) {
-		/* A retransmit that failed sent nothing. */
-		if (bpf_core_field_exists(own->err) && BPF_CORE_READ(own, err))
-			return 0;
-		skaddr = BPF_CORE_READ(own, skaddr);
-	} else {
-		skaddr = BPF_CORE_READ(class, skaddr);
-	}
+	/* A retransmit that failed sent nothing. */
+	if (layout_err && BPF_PROBE_READ(c, err))
+		return 0;
+	skaddr = layout_family ? BPF_PROBE_READ(c, skaddr) :
+				 BPF_PROBE_READ(old, skaddr);
 	o = bpfkit_sock_lookup(&tcpretrans_owners, skaddr);
 	if (o && !o->selected)
 		return 0;
 	if (!o && filtered)
 		return 0;
-	if (bpf_core_type_exists(struct trace_event_raw_tcp_retransmit_skb))
-		e.state = retransmit_flow(
-			struct trace_event_raw_tcp_retransmit_skb, ctx,
-			&e.flow);
+	if (layout_family)
+		e.state =
+			retransmit_flow(c, &e.flow, BPF_PROBE_READ(c, family));
 	else
-		e.state = retransmit_flow(
-			struct trace_event_raw_tcp_event_sk_skb, ctx, &e.flow);
+		e.state = retransmit_flow(old, &e.flow, BPFKIT_AF_INET6);
 	if (!bpfkit_family_selected(&e.flow))
 		return 0;
 	if (o) {

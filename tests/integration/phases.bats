@@ -199,14 +199,15 @@ verified() {
 		<<<"$PHASES"
 }
 
-@test "phases: the TCP tools read inet_sock_set_state at its format layout and sockets at BTF offsets, so libbpf loads no kernel BTF" {
-	# vmlinux.h's trace_event_raw_inet_sock_set_state and struct sock,
-	# socket, file and tcp_sock were CO-RE relocations, for which libbpf
-	# parsed and searched the kernel BTF: 11 to 14 ms of each tool's CPU
-	# until attached in a quiet bench run. tcpstates.bats checks the
-	# format file, the tools' own tests the flows, errors and byte counts.
+@test "phases: the TCP tools read their tracepoints at format layouts and sockets at BTF offsets, so libbpf loads no kernel BTF" {
+	# vmlinux.h's trace_event_raw_inet_sock_set_state and _tcp_retransmit_skb
+	# and struct sock, socket, file and tcp_sock were CO-RE relocations,
+	# for which libbpf parsed and searched the kernel BTF: 11 to 14 ms of
+	# each tool's CPU until attached in a quiet bench run. tcpstates.bats
+	# and tcpretrans.bats check the format files, the tools' own tests the
+	# flows, errors and byte counts.
 	local t
-	for t in tcpaccept tcpconnect tcpconnlat tcplife tcpstates; do
+	for t in tcpaccept tcpconnect tcpconnlat tcplife tcpretrans tcpstates; do
 		phases "$t"
 		common_phases
 		grep -q "phase kernel BTF: .* (not loaded: nothing needs it)$" \

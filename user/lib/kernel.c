@@ -257,6 +257,32 @@ bool bpfkit_tracepoint_exists(const char *category, const char *name)
 	return !faccessat(AT_FDCWD, path, F_OK, AT_EACCESS);
 }
 
+bool bpfkit_tracepoint_format_has(const char *category, const char *name,
+				  const char *const *fields, size_t n)
+{
+	const char *tracefs = bpfkit_tracefs();
+	char path[256], format[8192], field[256];
+	size_t len, i;
+	FILE *f;
+
+	if (!tracefs)
+		return false;
+	snprintf(path, sizeof(path), "%s/events/%s/%s/format", tracefs,
+		 category, name);
+	f = fopen(path, "re");
+	if (!f)
+		return false;
+	len = fread(format, 1, sizeof(format) - 1, f);
+	fclose(f);
+	format[len] = 0;
+	for (i = 0; i < n; i++) {
+		snprintf(field, sizeof(field), "field:%s", fields[i]);
+		if (!strstr(format, field))
+			return false;
+	}
+	return true;
+}
+
 int bpfkit_require_tracepoint(const char *category, const char *name,
 			      const char *why)
 {

@@ -56,6 +56,15 @@ const char *bpfkit_cgroup2_mount(void);
 bool bpfkit_tracepoint_exists(const char *category, const char *name);
 
 /*
+ * Does tracepoint CATEGORY:NAME's format file (tracefs) declare each of
+ * the N FIELDS, written as the file writes them after "field:" (say
+ * "int err;\toffset:76;\tsize:4;")? For a program that reads the record
+ * at a layout of its own, without CO-RE. false when it cannot be read.
+ */
+bool bpfkit_tracepoint_format_has(const char *category, const char *name,
+				  const char *const *fields, size_t n);
+
+/*
  * 0 if tracepoint CATEGORY:NAME exists; else say "this kernel has no
  * CATEGORY:NAME tracepoint (WHY)" and return -ENOENT.
  */
