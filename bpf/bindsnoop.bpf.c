@@ -1,16 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * bindsnoop: copy each bind(2)'s address at syscall entry; at exit, read
- * the socket behind the fd (CO-RE) for its protocol, its SO_REUSEADDR and
+ * the socket behind the fd (at offsets from the kernel's BTF: the net
+ * room's and BINDSNOOP_MEMBERS) for its protocol, its SO_REUSEADDR and
  * SO_REUSEPORT settings and the port it got, and send it all with the
  * result.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
-#include <bpf/bpf_core_read.h>
 #include <bpf/bpf_endian.h>
 #include "bpfkit/channel.bpf.h"
 #include "bpfkit/filter.bpf.h"
+#include "bpfkit/layout.bpf.h"
 #include "bpfkit/net.bpf.h"
 #include "bpfkit/syscall.bpf.h"
 #include "bindsnoop.h"
@@ -22,6 +23,8 @@ char LICENSE[] SEC("license") = "GPL";
 
 /* Send failed binds only (-x). */
 const volatile bool failed_only;
+/* Where the kernel keeps the socket members read (BINDSNOOP_MEMBERS). */
+const volatile struct bindsnoop_layout layout;
 
 /* A bind in flight, by thread id. */
 struct bind_args {
@@ -57,21 +60,28 @@ int bind_enter(struct bpfkit_sys_enter *ctx)
 static __always_inline void read_socket(struct bindsnoop_event *e,
 					const void *sock)
 {
-	struct sock *sk = (struct sock *)bpfkit_socket_sock(sock);
+	const void *sk = bpfkit_socket_sock(sock);
+	__u16 type = 0, port = 0;
 
 	if (!sk)
 		return;
 	e->opts = BINDSNOOP_SOCKET;
-	if (BPF_CORE_READ_BITFIELD_PROBED(sk, __sk_common.skc_reuse))
+	if (bpfkit_read_bits(bpfkit_sk_common(sk, 0),
+			     layout.sock_common_skc_reuse, 4))
 		e->opts |= BINDSNOOP_REUSEADDR;
-	if (BPF_CORE_READ_BITFIELD_PROBED(sk, __sk_common.skc_reuseport))
+	if (bpfkit_read_bits(bpfkit_sk_common(sk, 0),
+			     layout.sock_common_skc_reuseport, 1))
 		e->opts |= BINDSNOOP_REUSEPORT;
-	e->bound_dev_if = BPF_CORE_READ(sk, __sk_common.skc_bound_dev_if);
+	e->bound_dev_if = bpfkit_read_s32(
+		bpfkit_sk_common(sk, layout.sock_common_skc_bound_dev_if), 0);
 	e->proto = bpfkit_sock_protocol(sk);
-	e->type = BPF_CORE_READ(sk, sk_type);
-	if (e->family == BPFKIT_AF_INET || e->family == BPFKIT_AF_INET6)
-		e->bound_port = bpf_ntohs(
-			BPF_CORE_READ((struct inet_sock *)sk, inet_sport));
+	bpf_probe_read_kernel(&type, sizeof(type), sk + layout.sock_sk_type);
+	e->type = type;
+	if (e->family == BPFKIT_AF_INET || e->family == BPFKIT_AF_INET6) {
+		bpf_probe_read_kernel(&port, sizeof(port),
+				      sk + layout.inet_sock_inet_sport);
+		e->bound_port = bpf_ntohs(port);
+	}
 }
 
 SEC("tracepoint/syscalls/sys_exit_bind")

@@ -215,7 +215,10 @@ int main(int argc, char **argv)
 	skel->rodata->failed_only = env.failed_only;
 
 	/* Find where the kernel keeps the socket members read. */
-	err = bpfkit_read_sock_layout(&skel->rodata->bpfkit_sock_layout);
+	err = bpfkit_read_sock_layout(&skel->rodata->bpfkit_sock_layout) ?:
+		      bpfkit_read_layout(bpfkit_opts.btf_path,
+					 &skel->rodata->layout,
+					 BINDSNOOP_MEMBERS);
 	if (err)
 		goto cleanup;
 

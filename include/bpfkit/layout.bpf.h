@@ -37,6 +37,21 @@ static __always_inline const void *bpfkit_read_ptr(const void *base, __u32 off)
 	return (const void *)bpfkit_read_u64(base, off);
 }
 
+/*
+ * The WIDTH-bit bitfield at bit BITS of kernel object BASE (a
+ * BPFKIT_BITFIELD(WIDTH) member's offset; BTF numbers the bits from the
+ * least significant, as little-endian machines lay them out); 0 if
+ * unreadable.
+ */
+static __always_inline __u32 bpfkit_read_bits(const void *base, __u32 bits,
+					      __u32 width)
+{
+	__u32 v = 0;
+
+	bpf_probe_read_kernel(&v, sizeof(v), base + bits / 8);
+	return (v >> (bits % 8)) & ((1U << width) - 1);
+}
+
 /* For bpf/layout/TOOL.bpf.c: return 0 TOOL_MEMBERS(BPFKIT_CORE_OFFSET); */
 #define BPFKIT_CORE_OFFSET(type, member, size) \
 	+bpf_core_field_offset(struct type, member)

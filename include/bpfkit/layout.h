@@ -5,7 +5,9 @@
  * room), instead of by CO-RE: libbpf then does not parse and search the
  * whole kernel BTF at load. A tool lists them once, in its header, as
  * X(struct, member, bytes read) entries of a TOOL_MEMBERS(X) macro
- * (bytes 0: a member whose offset is added, not read: an embedded struct),
+ * (bytes 0: a member whose offset is added, not read: an embedded struct;
+ * BPFKIT_BITFIELD(width): a bitfield, its offset in bits, read by
+ * bpfkit_read_bits()),
  * and has:
  *	struct TOOL_layout { TOOL_MEMBERS(BPFKIT_LAYOUT_OFFSET) };
  * on both sides, a const volatile struct TOOL_layout in its BPF object
@@ -16,6 +18,9 @@
 #define BPFKIT_LAYOUT_H
 
 #include "bpfkit/types.h"
+
+/* The "bytes read" of a bitfield WIDTH bits wide. */
+#define BPFKIT_BITFIELD(width) (0x80000000u | (width))
 
 /* A member's field in struct TOOL_layout: task_struct_signal, ... */
 #define BPFKIT_LAYOUT_OFFSET(type, member, size) __u32 type##_##member;

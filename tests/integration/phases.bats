@@ -199,15 +199,17 @@ verified() {
 		<<<"$PHASES"
 }
 
-@test "phases: the TCP tools read their tracepoints at format layouts and sockets at BTF offsets, so libbpf loads no kernel BTF" {
+@test "phases: the network tools read their tracepoints at format layouts and sockets at BTF offsets, so libbpf loads no kernel BTF" {
 	# vmlinux.h's trace_event_raw_inet_sock_set_state and _tcp_retransmit_skb
 	# and struct sock, socket, file and tcp_sock were CO-RE relocations,
 	# for which libbpf parsed and searched the kernel BTF: 11 to 14 ms of
 	# each tool's CPU until attached in a quiet bench run. tcpstates.bats
 	# and tcpretrans.bats check the format files, the tools' own tests the
-	# flows, errors and byte counts.
+	# flows, errors, byte counts and bindsnoop's socket options (bitfields,
+	# read by the bits).
 	local t
-	for t in tcpaccept tcpconnect tcpconnlat tcplife tcpretrans tcpstates; do
+	for t in bindsnoop tcpaccept tcpconnect tcpconnlat tcplife tcpretrans \
+		tcpstates; do
 		phases "$t"
 		common_phases
 		grep -q "phase kernel BTF: .* (not loaded: nothing needs it)$" \

@@ -16,6 +16,7 @@
 #include <unistd.h>
 #include <bpf/btf.h>
 #include <cmocka.h>
+#include "bpfkit/layout.h"
 #include "kernel.h"
 
 /*
@@ -105,6 +106,28 @@ static void test_offsets(void **state)
 	assert_int_equal(m[2].offset, 12);
 	assert_int_equal(m[3].offset, 16);
 	assert_int_equal(m[4].offset, 32);
+}
+
+/* A bitfield, asked for as one: its offset in bits, its width checked. */
+static void test_bitfield(void **state)
+{
+	struct bpfkit_btf_member m = { .type = "outer",
+				       .name = "bits",
+				       .size = BPFKIT_BITFIELD(3) };
+	struct bpfkit_btf_member wide = { .type = "outer",
+					  .name = "bits",
+					  .size = BPFKIT_BITFIELD(4) };
+	struct bpfkit_btf_member plain = { .type = "outer",
+					   .name = "a",
+					   .size = BPFKIT_BITFIELD(32) };
+	const struct bpfkit_btf_member *failed;
+
+	assert_int_equal(bpfkit_btf_member_offsets(*state, &m, 1, &failed), 0);
+	assert_int_equal(m.offset, 192);
+	assert_int_equal(bpfkit_btf_member_offsets(*state, &wide, 1, &failed),
+			 -ERANGE);
+	assert_int_equal(bpfkit_btf_member_offsets(*state, &plain, 1, &failed),
+			 -ENOENT);
 }
 
 /* A member renamed since: task_struct's "__state" is "state" before 5.14. */
@@ -240,6 +263,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_offsets),
+		cmocka_unit_test(test_bitfield),
 		cmocka_unit_test(test_renamed),
 		cmocka_unit_test(test_refused),
 		cmocka_unit_test(test_kernel_task_struct),

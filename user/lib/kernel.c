@@ -23,6 +23,7 @@
 #include <linux/capability.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
+#include "bpfkit/layout.h"
 #include "diag.h"
 #include "kernel.h"
 
@@ -615,11 +616,12 @@ static __u32 raw_btf_size(const struct raw_btf *rb, __u32 id)
 
 /*
  * Member NAME of struct or union T, whose own offset is BASE bits, or of
- * the anonymous ones inside it: its type id, its bit offset in *BITS.
+ * the anonymous ones inside it: its type id, its bit offset in *BITS, its
+ * width in *WIDTH when it is a bitfield (else 0).
  */
 static __u32 raw_btf_member(const struct raw_btf *rb, const struct btf_type *t,
 			    const char *name, __u32 base, __u32 *bits,
-			    int depth)
+			    __u32 *width, int depth)
 {
 	const struct btf_member *m = (const void *)(t + 1);
 	const struct btf_type *inner;
@@ -631,9 +633,9 @@ static __u32 raw_btf_member(const struct raw_btf *rb, const struct btf_type *t,
 		if (m->name_off) {
 			if (strcmp(raw_btf_name(rb, m->name_off), name))
 				continue;
-			/* A bitfield cannot be read at a byte offset. */
-			if (btf_kflag(t) && BTF_MEMBER_BITFIELD_SIZE(m->offset))
-				return 0;
+			*width = btf_kflag(t) ?
+					 BTF_MEMBER_BITFIELD_SIZE(m->offset) :
+					 0;
 			*bits = off;
 			return m->type;
 		}
@@ -641,7 +643,8 @@ static __u32 raw_btf_member(const struct raw_btf *rb, const struct btf_type *t,
 		if (!inner || depth >= 8 ||
 		    (!btf_is_struct(inner) && !btf_is_union(inner)))
 			continue;
-		id = raw_btf_member(rb, inner, name, off, bits, depth + 1);
+		id = raw_btf_member(rb, inner, name, off, bits, width,
+				    depth + 1);
 		if (id)
 			return id;
 	}
@@ -679,7 +682,8 @@ static const struct renamed_member {
 
 /*
  * Member M of struct T: its type id and bit offset, under an older name
- * where the kernel has it so (renamed_members); *SIZE: the bytes it has.
+ * where the kernel has it so (renamed_members); *SIZE: the bytes it has,
+ * or BPFKIT_BITFIELD(its width) for a bitfield.
  */
 static __u32 raw_btf_named_member(const struct raw_btf *rb,
 				  const struct btf_type *t,
@@ -687,17 +691,17 @@ static __u32 raw_btf_named_member(const struct raw_btf *rb,
 				  __u32 *bits, __u32 *size)
 {
 	const struct renamed_member *r;
-	__u32 id = raw_btf_member(rb, t, m->name, 0, bits, 0);
+	__u32 width, id = raw_btf_member(rb, t, m->name, 0, bits, &width, 0);
 
-	*size = id ? raw_btf_size(rb, id) : 0;
+	*size = !id ? 0 : width ? BPFKIT_BITFIELD(width) : raw_btf_size(rb, id);
 	for (r = renamed_members;
 	     !id && r < renamed_members + sizeof(renamed_members) /
 						  sizeof(renamed_members[0]);
 	     r++) {
 		if (strcmp(r->type, m->type) || strcmp(r->name, m->name))
 			continue;
-		id = raw_btf_member(rb, t, r->old_name, 0, bits, 0);
-		if (!id || raw_btf_size(rb, id) != r->old_size)
+		id = raw_btf_member(rb, t, r->old_name, 0, bits, &width, 0);
+		if (!id || width || raw_btf_size(rb, id) != r->old_size)
 			return 0;
 		*size = m->size;
 		if (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__ && m->size)
@@ -713,7 +717,7 @@ int bpfkit_btf_member_offsets(const char *btf_path,
 	const struct btf_type *t = NULL;
 	struct raw_btf rb = {};
 	struct btf *btf = NULL;
-	__u32 bits, id, raw_size, size_read;
+	__u32 bits, id, raw_size, size_read, bitfield;
 	const void *raw;
 	size_t size, i;
 	bool mapped;
@@ -739,11 +743,21 @@ int bpfkit_btf_member_offsets(const char *btf_path,
 		id = t ? raw_btf_named_member(&rb, t, &members[i], &bits,
 					      &size_read) :
 			 0;
-		if (!id || bits % 8)
+		bitfield = members[i].size & BPFKIT_BITFIELD(0);
+		/*
+		 * A bitfield, read by the bits (bpfkit_read_bits(): within 4
+		 * bytes from its first), or a member read at a byte offset.
+		 */
+		if (!id ||
+		    (!bitfield &&
+		     (bits % 8 || (size_read & BPFKIT_BITFIELD(0)))) ||
+		    (bitfield && !(size_read & BPFKIT_BITFIELD(0))))
 			err = -ENOENT;
 		else if (members[i].size && size_read != members[i].size)
 			err = -ERANGE;
-		members[i].offset = bits / 8;
+		else if (bitfield && bits % 8 + (size_read & 0xff) > 32)
+			err = -ERANGE;
+		members[i].offset = bitfield ? bits : bits / 8;
 	}
 	free(rb.types);
 	btf__free(btf);
