@@ -80,14 +80,16 @@ storm() {
 		echo "$t: events $events + filtered $filtered + lost $lost != produced $produced"
 	# A retransmit storm ends with everything acknowledged and says how
 	# many retransmits its namespace sent (TcpRetransSegs less
-	# TCPRetransFail, one segment each: a try the device refused under
-	# load sent nothing, and the tool skips it; CI once had 7 of 20003):
-	# the tool cannot have produced more, and those it did not see are
-	# the kernel's: runs of its program skipped (recursion misses: the
-	# retransmit ran in softirq over another BPF program on that CPU,
-	# other tracers' under load; counted for every retransmit of the
-	# system), so the misses are not added up exactly; they count towards
-	# the storms' COUNT.
+	# TCPRetransFail, one segment each: a try the device refused sent
+	# nothing, and the tool skips it): the tool cannot have produced more.
+	# Those it did not see are the kernel's: runs of its program skipped
+	# (recursion misses: the retransmit ran in softirq over another BPF
+	# program on that CPU, other tracers' under load; counted for every
+	# retransmit of the system, so not added up exactly) and, under load
+	# only, a few the counters hold but no program ran for, with no miss
+	# counted (CI, host suite beside the guest: 7 of 20003, 17 of 20010;
+	# a bpftrace counter alone, under load: 13 of 20016, none of them
+	# with an error; quiet, none): at least all but 0.5% of them then.
 	if [ "$mode" = retrans ]; then
 		kernel=${line##* }
 		echo "# $t: the namespace's $kernel retransmits, $misses recursion misses" >&3
@@ -102,6 +104,9 @@ storm() {
 	if [ "$filter" = none ]; then
 		[ "$made" -ge "$count" ] ||
 			echo "$t: produced $made < the first storm's $count"
+	elif [ "$mode" = retrans ]; then
+		[ "$made" -ge $((kernel - kernel / 200)) ] ||
+			echo "$t: produced $made (with recursion misses) < 99.5% of the namespace's $kernel retransmits"
 	else
 		[ "$made" -ge $((2 * count)) ] ||
 			echo "$t: produced $made (with recursion misses) < the storms' $((2 * count))"
