@@ -98,6 +98,14 @@ format_has() {
 	done
 }
 
+# host_only WHAT: skip in tools/test-vm's guest (BPFKIT_GUEST) a test of
+# user space only (WHAT) that the host suite runs: minutes under TCG for
+# nothing the guest's kernel changes.
+host_only() {
+	[ -z "${BPFKIT_GUEST:-}" ] ||
+		skip "user space only ($1): the host suite runs it"
+}
+
 # free_port: a loopback TCP port nothing listens on now.
 free_port() {
 	python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'

@@ -103,6 +103,7 @@ share() {
 }
 
 @test "profile: the flame graph renders in headless Chromium" {
+	host_only "Chromium rendering the SVG"
 	browser=$(command -v chromium || command -v chromium-browser || true)
 	[ -n "$browser" ] || skip "no chromium (Debian package chromium) to render the SVG"
 	spin "$HELPERS/stack-spin" 60
