@@ -60,28 +60,23 @@ int bind_enter(struct bpfkit_sys_enter *ctx)
 static __always_inline void read_socket(struct bindsnoop_event *e,
 					const void *sock)
 {
-	const void *sk = bpfkit_socket_sock(sock);
-	__u16 type = 0, port = 0;
+	const void *sk = bpfkit_socket_sock(sock), *common;
 
 	if (!sk)
 		return;
+	common = bpfkit_sk_common(sk);
 	e->opts = BINDSNOOP_SOCKET;
-	if (bpfkit_read_bits(bpfkit_sk_common(sk, 0),
-			     layout.sock_common_skc_reuse, 4))
+	if (bpfkit_read_bits(common, layout.sock_common_skc_reuse, 4))
 		e->opts |= BINDSNOOP_REUSEADDR;
-	if (bpfkit_read_bits(bpfkit_sk_common(sk, 0),
-			     layout.sock_common_skc_reuseport, 1))
+	if (bpfkit_read_bits(common, layout.sock_common_skc_reuseport, 1))
 		e->opts |= BINDSNOOP_REUSEPORT;
-	e->bound_dev_if = bpfkit_read_s32(
-		bpfkit_sk_common(sk, layout.sock_common_skc_bound_dev_if), 0);
+	e->bound_dev_if =
+		bpfkit_read_s32(common, layout.sock_common_skc_bound_dev_if);
 	e->proto = bpfkit_sock_protocol(sk);
-	bpf_probe_read_kernel(&type, sizeof(type), sk + layout.sock_sk_type);
-	e->type = type;
-	if (e->family == BPFKIT_AF_INET || e->family == BPFKIT_AF_INET6) {
-		bpf_probe_read_kernel(&port, sizeof(port),
-				      sk + layout.inet_sock_inet_sport);
-		e->bound_port = bpf_ntohs(port);
-	}
+	e->type = bpfkit_read_u16(sk, layout.sock_sk_type);
+	if (e->family == BPFKIT_AF_INET || e->family == BPFKIT_AF_INET6)
+		e->bound_port = bpf_ntohs(
+			bpfkit_read_u16(sk, layout.inet_sock_inet_sport));
 }
 
 SEC("tracepoint/syscalls/sys_exit_bind")

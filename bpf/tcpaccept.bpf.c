@@ -3,8 +3,9 @@
  * tcpaccept: at the exit of accept(2) and accept4(2), in the accepting
  * task, read the new socket behind the returned fd (task, file table,
  * socket, struct sock, at bpfkit_sock_layout's offsets) and send its flow
- * when it is TCP over IPv4 or IPv6. The connection's own state changes run in softirq, in whatever
- * task was interrupted; the syscall's exit is the accepting task's.
+ * when it is TCP over IPv4 or IPv6. The connection's own state changes
+ * run in softirq, in whatever task was interrupted; the syscall's exit is
+ * the accepting task's.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>

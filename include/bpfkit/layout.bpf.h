@@ -15,7 +15,15 @@
 /* Where the library reads a task's members (BPFKIT_TASK_MEMBERS). */
 const volatile struct bpfkit_task_layout bpfkit_task_layout;
 
-/* The 4 or 8 bytes at OFF in kernel object BASE; 0 if unreadable. */
+/* The 2, 4 or 8 bytes at OFF in kernel object BASE; 0 if unreadable. */
+static __always_inline __u16 bpfkit_read_u16(const void *base, __u32 off)
+{
+	__u16 v = 0;
+
+	bpf_probe_read_kernel(&v, sizeof(v), base + off);
+	return v;
+}
+
 static __always_inline __s32 bpfkit_read_s32(const void *base, __u32 off)
 {
 	__s32 v = 0;

@@ -28,9 +28,10 @@
 /*
  * The members the library's BPF side reads of a task other than the
  * current one (bpfkit_task_selected()'s filters, bpfkit_hist_add_task()'s
- * keys, bpfkit_task_state()), in bpfkit_task_layout, which a tool calling either fills before
- * load with bpfkit_read_task_layout() (setup room): no CO-RE relocation of
- * five struct types, and none of the kernel's BTF parsed by libbpf for them.
+ * keys, bpfkit_task_state()), in bpfkit_task_layout, which a tool calling
+ * any of them fills before load with bpfkit_read_task_layout() (setup
+ * room): no CO-RE relocation of five struct types, and none of the
+ * kernel's BTF parsed by libbpf for them.
  */
 #define BPFKIT_TASK_MEMBERS(X)                          \
 	X(task_struct, pid, 4)                          \

@@ -65,61 +65,39 @@ bpfkit_tp_flow(const struct bpfkit_sock_state_ctx *ctx, struct bpfkit_flow *f)
 	}
 }
 
-/* Member OFF of socket SK's struct sock_common. */
-static __always_inline const void *bpfkit_sk_common(const void *sk, __u32 off)
+/* Socket SK's struct sock_common. */
+static __always_inline const void *bpfkit_sk_common(const void *sk)
 {
-	return sk + bpfkit_sock_layout.sock___sk_common + off;
+	return sk + bpfkit_sock_layout.sock___sk_common;
 }
 
 /* The flow of socket SK (a struct sock). */
 static __always_inline void bpfkit_sock_flow(const void *sk,
 					     struct bpfkit_flow *f)
 {
-	__u16 dport = 0;
+	const void *c = bpfkit_sk_common(sk);
+	const volatile struct bpfkit_sock_layout *l = &bpfkit_sock_layout;
 
-	bpf_probe_read_kernel(
-		&f->family, 2,
-		bpfkit_sk_common(sk,
-				 bpfkit_sock_layout.sock_common_skc_family));
-	bpf_probe_read_kernel(
-		&f->sport, 2,
-		bpfkit_sk_common(sk, bpfkit_sock_layout.sock_common_skc_num));
-	bpf_probe_read_kernel(
-		&dport, 2,
-		bpfkit_sk_common(sk, bpfkit_sock_layout.sock_common_skc_dport));
-	f->dport = bpf_ntohs(dport);
+	f->family = bpfkit_read_u16(c, l->sock_common_skc_family);
+	f->sport = bpfkit_read_u16(c, l->sock_common_skc_num);
+	f->dport = bpf_ntohs(bpfkit_read_u16(c, l->sock_common_skc_dport));
 	if (f->family == BPFKIT_AF_INET) {
-		bpf_probe_read_kernel(
-			f->saddr, 4,
-			bpfkit_sk_common(
-				sk,
-				bpfkit_sock_layout.sock_common_skc_rcv_saddr));
-		bpf_probe_read_kernel(
-			f->daddr, 4,
-			bpfkit_sk_common(
-				sk, bpfkit_sock_layout.sock_common_skc_daddr));
+		bpf_probe_read_kernel(f->saddr, 4,
+				      c + l->sock_common_skc_rcv_saddr);
+		bpf_probe_read_kernel(f->daddr, 4,
+				      c + l->sock_common_skc_daddr);
 	} else {
-		bpf_probe_read_kernel(
-			f->saddr, 16,
-			bpfkit_sk_common(
-				sk, bpfkit_sock_layout
-					    .sock_common_skc_v6_rcv_saddr));
-		bpf_probe_read_kernel(
-			f->daddr, 16,
-			bpfkit_sk_common(
-				sk,
-				bpfkit_sock_layout.sock_common_skc_v6_daddr));
+		bpf_probe_read_kernel(f->saddr, 16,
+				      c + l->sock_common_skc_v6_rcv_saddr);
+		bpf_probe_read_kernel(f->daddr, 16,
+				      c + l->sock_common_skc_v6_daddr);
 	}
 }
 
 /* Socket SK's protocol (IPPROTO_*) and pending error (sk_err). */
 static __always_inline __u16 bpfkit_sock_protocol(const void *sk)
 {
-	__u16 protocol = 0;
-
-	bpf_probe_read_kernel(&protocol, 2,
-			      sk + bpfkit_sock_layout.sock_sk_protocol);
-	return protocol;
+	return bpfkit_read_u16(sk, bpfkit_sock_layout.sock_sk_protocol);
 }
 
 static __always_inline int bpfkit_sock_err(const void *sk)

@@ -743,15 +743,13 @@ int bpfkit_btf_member_offsets(const char *btf_path,
 		id = t ? raw_btf_named_member(&rb, t, &members[i], &bits,
 					      &size_read) :
 			 0;
-		bitfield = members[i].size & BPFKIT_BITFIELD(0);
 		/*
 		 * A bitfield, read by the bits (bpfkit_read_bits(): within 4
 		 * bytes from its first), or a member read at a byte offset.
 		 */
-		if (!id ||
-		    (!bitfield &&
-		     (bits % 8 || (size_read & BPFKIT_BITFIELD(0)))) ||
-		    (bitfield && !(size_read & BPFKIT_BITFIELD(0))))
+		bitfield = members[i].size & BPFKIT_BITFIELD(0);
+		if (!id || bitfield != (size_read & BPFKIT_BITFIELD(0)) ||
+		    (!bitfield && bits % 8))
 			err = -ENOENT;
 		else if (members[i].size && size_read != members[i].size)
 			err = -ERANGE;
