@@ -7,7 +7,9 @@
  * X(struct, member, bytes read) entries of a TOOL_MEMBERS(X) macro
  * (bytes 0: a member whose offset is added, not read: an embedded struct;
  * BPFKIT_BITFIELD(width): a bitfield, its offset in bits, read by
- * bpfkit_read_bits()),
+ * bpfkit_read_bits(); BPFKIT_OPTIONAL(bytes): a member some kernels lack,
+ * BPFKIT_ABSENT there; BPFKIT_ENUMERATOR: X(enum, enumerator, ...), its
+ * value; BPFKIT_STRUCT_SIZE: X(struct, sizeof, ...), the struct's size),
  * and has:
  *	struct TOOL_layout { TOOL_MEMBERS(BPFKIT_LAYOUT_OFFSET) };
  * on both sides, a const volatile struct TOOL_layout in its BPF object
@@ -21,6 +23,13 @@
 
 /* The "bytes read" of a bitfield WIDTH bits wide. */
 #define BPFKIT_BITFIELD(width) (0x80000000u | (width))
+/* Of a member (or enumerator) some kernels lack: BPFKIT_ABSENT there. */
+#define BPFKIT_OPTIONAL(bytes) (0x40000000u | (bytes))
+#define BPFKIT_ABSENT 0xffffffffu
+/* Of an enumerator, X(enum's name, enumerator, ...): its value. */
+#define BPFKIT_ENUMERATOR 0x20000000u
+/* Of X(struct, sizeof, ...): the struct's size in bytes. */
+#define BPFKIT_STRUCT_SIZE 0x10000000u
 
 /* A member's field in struct TOOL_layout: task_struct_signal, ... */
 #define BPFKIT_LAYOUT_OFFSET(type, member, size) __u32 type##_##member;

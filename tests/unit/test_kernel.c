@@ -37,6 +37,8 @@
  *	int pid;
  *	long state;		// 8
  * };
+ * enum flag_bits { FLAG_A = 3, FLAG_B = 11 };
+ * enum big { BIG_LOW = 5, BIG_HIGH = 1ULL << 40 };	// an ENUM64
  * written as raw BTF to a file; its path in *STATE.
  */
 static int write_btf(void **state)
@@ -72,6 +74,12 @@ static int write_btf(void **state)
 	task = btf__add_struct(btf, "task_struct", 16);
 	btf__add_field(btf, "pid", i32, 0, 0);
 	btf__add_field(btf, "state", i64, 64, 0);
+	btf__add_enum(btf, "flag_bits", 4);
+	btf__add_enum_value(btf, "FLAG_A", 3);
+	btf__add_enum_value(btf, "FLAG_B", 11);
+	btf__add_enum64(btf, "big", 8, false);
+	btf__add_enum64_value(btf, "BIG_LOW", 5);
+	btf__add_enum64_value(btf, "BIG_HIGH", 1ULL << 40);
 	assert_true(outer > 0 && arr > 0 && task > 0);
 	raw = btf__raw_data(btf, &size);
 	fd = mkstemp(path);
@@ -148,6 +156,114 @@ static void test_renamed(void **state)
 	/* Only the renames the kernel made. */
 	assert_int_equal(bpfkit_btf_member_offsets(*state, &other, 1, &failed),
 			 -ENOENT);
+}
+
+/*
+ * Members some kernels lack, asked for as optional: BPFKIT_ABSENT, not an
+ * error, whether the member or its whole struct is missing.
+ */
+static void test_optional(void **state)
+{
+	struct bpfkit_btf_member m[] = {
+		{ .type = "outer", .name = "a", .size = BPFKIT_OPTIONAL(4) },
+		{ .type = "outer", .name = "gone", .size = BPFKIT_OPTIONAL(4) },
+		{ .type = "gone", .name = "a", .size = BPFKIT_OPTIONAL(0) },
+		{ .type = "outer",
+		  .name = "bits",
+		  .size = BPFKIT_OPTIONAL(BPFKIT_BITFIELD(3)) },
+	};
+	struct bpfkit_btf_member wrong = { .type = "outer",
+					   .name = "a",
+					   .size = BPFKIT_OPTIONAL(8) };
+	const struct bpfkit_btf_member *failed;
+
+	assert_int_equal(bpfkit_btf_member_offsets(*state, m, 4, &failed), 0);
+	assert_int_equal(m[0].offset, 0);
+	assert_int_equal(m[1].offset, BPFKIT_ABSENT);
+	assert_int_equal(m[2].offset, BPFKIT_ABSENT);
+	assert_int_equal(m[3].offset, 192);
+	/* There, but not the size read: refused still. */
+	assert_int_equal(bpfkit_btf_member_offsets(*state, &wrong, 1, &failed),
+			 -ERANGE);
+}
+
+/* Enumerators' values (ENUM and ENUM64) and structs' sizes, in one pass. */
+static void test_enumerators(void **state)
+{
+	struct bpfkit_btf_member m[] = {
+		{ .type = "flag_bits",
+		  .name = "FLAG_B",
+		  .size = BPFKIT_ENUMERATOR },
+		{ .type = "flag_bits",
+		  .name = "FLAG_A",
+		  .size = BPFKIT_ENUMERATOR },
+		{ .type = "outer", .name = "a", .size = 4 },
+		{ .type = "flag_bits",
+		  .name = "FLAG_C",
+		  .size = BPFKIT_OPTIONAL(BPFKIT_ENUMERATOR) },
+		{ .type = "big", .name = "BIG_LOW", .size = BPFKIT_ENUMERATOR },
+		{ .type = "outer",
+		  .name = "sizeof",
+		  .size = BPFKIT_STRUCT_SIZE },
+	};
+	struct bpfkit_btf_member high = { .type = "big",
+					  .name = "BIG_HIGH",
+					  .size = BPFKIT_ENUMERATOR };
+	struct bpfkit_btf_member missing = { .type = "flag_bits",
+					     .name = "FLAG_C",
+					     .size = BPFKIT_ENUMERATOR };
+	struct bpfkit_btf_member not_enum = { .type = "outer",
+					      .name = "a",
+					      .size = BPFKIT_ENUMERATOR };
+	const struct bpfkit_btf_member *failed;
+
+	assert_int_equal(bpfkit_btf_member_offsets(*state, m, 6, &failed), 0);
+	assert_int_equal(m[0].offset, 11);
+	assert_int_equal(m[1].offset, 3);
+	assert_int_equal(m[2].offset, 0);
+	assert_int_equal(m[3].offset, BPFKIT_ABSENT);
+	assert_int_equal(m[4].offset, 5);
+	assert_int_equal(m[5].offset, 40);
+	/* A value wider than 32 bits, a name not there, a struct's member. */
+	assert_int_equal(bpfkit_btf_member_offsets(*state, &high, 1, &failed),
+			 -ERANGE);
+	assert_int_equal(bpfkit_btf_member_offsets(*state, &missing, 1,
+						   &failed),
+			 -ENOENT);
+	assert_int_equal(bpfkit_btf_member_offsets(*state, &not_enum, 1,
+						   &failed),
+			 -ENOENT);
+}
+
+/* A tracepoint's format file: its fields' offsets, by their names. */
+static void test_format_fields(void **state)
+{
+	static const char format[] =
+		"name: mark_victim\nID: 609\nformat:\n"
+		"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
+		"\tfield:int pid;\toffset:8;\tsize:4;\tsigned:1;\n"
+		"\tfield:__data_loc char[] comm;\toffset:12;\tsize:4;\tsigned:0;\n"
+		"\tfield:char name[16];\toffset:16;\tsize:16;\tsigned:0;\n"
+		"\tfield:short oom_score_adj;\toffset:64;\tsize:2;\tsigned:1;\n"
+		"\nprint fmt: \"pid=%d\", REC->pid\n";
+	struct bpfkit_tp_field f[] = {
+		{ .name = "pid", .size = 4 },
+		{ .name = "comm", .size = 4 },
+		{ .name = "name", .size = 16 },
+		{ .name = "oom_score_adj", .size = 2 },
+		{ .name = "uid", .size = 4 },
+		{ .name = "adj", .size = 2 },
+	};
+	struct bpfkit_tp_field wide = { .name = "oom_score_adj", .size = 4 };
+
+	assert_int_equal(bpfkit_format_fields(format, f, 6), 0);
+	assert_int_equal(f[0].offset, 8); /* not common_pid's */
+	assert_int_equal(f[1].offset, 12);
+	assert_int_equal(f[2].offset, 16);
+	assert_int_equal(f[3].offset, 64);
+	assert_int_equal(f[4].offset, BPFKIT_ABSENT);
+	assert_int_equal(f[5].offset, BPFKIT_ABSENT); /* not a name's tail */
+	assert_int_equal(bpfkit_format_fields(format, &wide, 1), -ERANGE);
 }
 
 static void test_refused(void **state)
@@ -265,6 +381,9 @@ int main(void)
 		cmocka_unit_test(test_offsets),
 		cmocka_unit_test(test_bitfield),
 		cmocka_unit_test(test_renamed),
+		cmocka_unit_test(test_optional),
+		cmocka_unit_test(test_enumerators),
+		cmocka_unit_test(test_format_fields),
 		cmocka_unit_test(test_refused),
 		cmocka_unit_test(test_kernel_task_struct),
 		cmocka_unit_test(test_kernel_funcs),

@@ -5,6 +5,7 @@
  * syscalls.
  */
 #define _GNU_SOURCE
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
@@ -258,12 +259,13 @@ bool bpfkit_tracepoint_exists(const char *category, const char *name)
 	return !faccessat(AT_FDCWD, path, F_OK, AT_EACCESS);
 }
 
-bool bpfkit_tracepoint_format_has(const char *category, const char *name,
-				  const char *const *fields, size_t n)
+/* Tracepoint CATEGORY:NAME's format file into FORMAT; false: unreadable. */
+static bool read_format(const char *category, const char *name, char *format,
+			size_t size)
 {
 	const char *tracefs = bpfkit_tracefs();
-	char path[256], format[8192], field[256];
-	size_t len, i;
+	char path[256];
+	size_t len;
 	FILE *f;
 
 	if (!tracefs)
@@ -273,15 +275,83 @@ bool bpfkit_tracepoint_format_has(const char *category, const char *name,
 	f = fopen(path, "re");
 	if (!f)
 		return false;
-	len = fread(format, 1, sizeof(format) - 1, f);
+	len = fread(format, 1, size - 1, f);
 	fclose(f);
 	format[len] = 0;
+	return len > 0;
+}
+
+bool bpfkit_tracepoint_format_has(const char *category, const char *name,
+				  const char *const *fields, size_t n)
+{
+	char format[8192], field[256];
+	size_t i;
+
+	if (!read_format(category, name, format, sizeof(format)))
+		return false;
 	for (i = 0; i < n; i++) {
 		snprintf(field, sizeof(field), "field:%s", fields[i]);
 		if (!strstr(format, field))
 			return false;
 	}
 	return true;
+}
+
+/*
+ * Does the format file's field declaration DECL (up to its ';', LEN bytes)
+ * declare NAME: its last identifier, before any "[N]" ("char comm[16]",
+ * "__data_loc char[] comm")?
+ */
+static bool field_is(const char *decl, size_t len, const char *name)
+{
+	size_t n = strlen(name);
+	const char *end = decl + len;
+
+	if (end > decl && end[-1] == ']')
+		while (end > decl && *--end != '[')
+			;
+	while (end > decl && end[-1] == ' ')
+		end--;
+	return (size_t)(end - decl) >= n && !memcmp(end - n, name, n) &&
+	       (end - decl == (long)n ||
+		!(isalnum(end[-n - 1]) || end[-n - 1] == '_'));
+}
+
+int bpfkit_format_fields(const char *format, struct bpfkit_tp_field *fields,
+			 size_t n)
+{
+	unsigned int offset, size;
+	const char *at, *semi;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		fields[i].offset = BPFKIT_ABSENT;
+	/* "\tfield:unsigned long total_vm;\toffset:24;\tsize:8;..." */
+	for (at = strstr(format, "field:"); at; at = strstr(at + 1, "field:")) {
+		at += strlen("field:");
+		semi = strchr(at, ';');
+		if (!semi || sscanf(semi, ";\toffset:%u;\tsize:%u;", &offset,
+				    &size) != 2)
+			continue;
+		for (i = 0; i < n; i++) {
+			if (!field_is(at, semi - at, fields[i].name))
+				continue;
+			if (size != fields[i].size)
+				return -ERANGE;
+			fields[i].offset = offset;
+		}
+	}
+	return 0;
+}
+
+int bpfkit_tracepoint_fields(const char *category, const char *name,
+			     struct bpfkit_tp_field *fields, size_t n)
+{
+	char format[8192];
+
+	if (!read_format(category, name, format, sizeof(format)))
+		return -ENOENT;
+	return bpfkit_format_fields(format, fields, n);
 }
 
 int bpfkit_require_tracepoint(const char *category, const char *name,
@@ -710,6 +780,80 @@ static __u32 raw_btf_named_member(const struct raw_btf *rb,
 	return id;
 }
 
+/* Enum NAME's type (ENUM or ENUM64), or NULL. */
+static const struct btf_type *raw_btf_enum(const struct raw_btf *rb,
+					   const char *name)
+{
+	const struct btf_type *t;
+	__u32 id;
+
+	for (id = 1; id < rb->count; id++) {
+		t = rb->types[id];
+		if ((btf_is_enum(t) || btf_is_enum64(t)) && t->name_off &&
+		    !strcmp(raw_btf_name(rb, t->name_off), name))
+			return t;
+	}
+	return NULL;
+}
+
+/* Enumerator NAME of enum T: 0 and its value in *VALUE, or -ENOENT. */
+static int raw_btf_enumerator(const struct raw_btf *rb,
+			      const struct btf_type *t, const char *name,
+			      __u32 *value)
+{
+	const struct btf_enum64 *e64 = (const void *)(t + 1);
+	const struct btf_enum *e = (const void *)(t + 1);
+	__u32 i;
+
+	for (i = 0; i < btf_vlen(t); i++) {
+		if (btf_is_enum64(t) &&
+		    !strcmp(raw_btf_name(rb, e64[i].name_off), name)) {
+			*value = e64[i].val_lo32;
+			return e64[i].val_hi32 ? -ERANGE : 0;
+		}
+		if (!btf_is_enum64(t) &&
+		    !strcmp(raw_btf_name(rb, e[i].name_off), name)) {
+			*value = e[i].val;
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
+/*
+ * Resolve M in type T (a struct, or for BPFKIT_ENUMERATOR an enum; NULL:
+ * the kernel has none of that name) into m->offset: 0, -ENOENT or -ERANGE.
+ */
+static int raw_btf_resolve(const struct raw_btf *rb, const struct btf_type *t,
+			   struct bpfkit_btf_member *m)
+{
+	__u32 want = m->size & ~BPFKIT_OPTIONAL(0), bits, size_read, id;
+	__u32 bitfield = want & BPFKIT_BITFIELD(0);
+
+	if (!t)
+		return -ENOENT;
+	if (want == BPFKIT_ENUMERATOR)
+		return raw_btf_enumerator(rb, t, m->name, &m->offset);
+	if (want == BPFKIT_STRUCT_SIZE) {
+		m->offset = t->size;
+		return 0;
+	}
+	id = raw_btf_named_member(rb, t, m, &bits, &size_read);
+	/*
+	 * A bitfield, read by the bits (bpfkit_read_bits(): within 4 bytes
+	 * from its first), or a member read at a byte offset.
+	 */
+	if (!id || bitfield != (size_read & BPFKIT_BITFIELD(0)) ||
+	    (!bitfield && bits % 8))
+		return -ENOENT;
+	if (want && size_read != want)
+		return -ERANGE;
+	if (bitfield && bits % 8 + (size_read & 0xff) > 32)
+		return -ERANGE;
+	m->offset = bitfield ? bits : bits / 8;
+	return 0;
+}
+
 int bpfkit_btf_member_offsets(const char *btf_path,
 			      struct bpfkit_btf_member *members, size_t n,
 			      const struct bpfkit_btf_member **failed)
@@ -717,10 +861,10 @@ int bpfkit_btf_member_offsets(const char *btf_path,
 	const struct btf_type *t = NULL;
 	struct raw_btf rb = {};
 	struct btf *btf = NULL;
-	__u32 bits, id, raw_size, size_read, bitfield;
+	__u32 raw_size;
 	const void *raw;
 	size_t size, i;
-	bool mapped;
+	bool mapped, is_enum;
 	char *data;
 	int err;
 
@@ -738,24 +882,20 @@ int bpfkit_btf_member_offsets(const char *btf_path,
 	}
 	for (i = 0; !err && i < n; i++) {
 		*failed = &members[i];
-		if (!i || strcmp(members[i].type, members[i - 1].type))
-			t = raw_btf_struct(&rb, members[i].type);
-		id = t ? raw_btf_named_member(&rb, t, &members[i], &bits,
-					      &size_read) :
-			 0;
-		/*
-		 * A bitfield, read by the bits (bpfkit_read_bits(): within 4
-		 * bytes from its first), or a member read at a byte offset.
-		 */
-		bitfield = members[i].size & BPFKIT_BITFIELD(0);
-		if (!id || bitfield != (size_read & BPFKIT_BITFIELD(0)) ||
-		    (!bitfield && bits % 8))
-			err = -ENOENT;
-		else if (members[i].size && size_read != members[i].size)
-			err = -ERANGE;
-		else if (bitfield && bits % 8 + (size_read & 0xff) > 32)
-			err = -ERANGE;
-		members[i].offset = bitfield ? bits : bits / 8;
+		is_enum = (members[i].size & ~BPFKIT_OPTIONAL(0)) ==
+			  BPFKIT_ENUMERATOR;
+		/* Each type looked up once for the run of members in it. */
+		if (!i || strcmp(members[i].type, members[i - 1].type) ||
+		    is_enum != ((members[i - 1].size & ~BPFKIT_OPTIONAL(0)) ==
+				BPFKIT_ENUMERATOR))
+			t = is_enum ? raw_btf_enum(&rb, members[i].type) :
+				      raw_btf_struct(&rb, members[i].type);
+		err = raw_btf_resolve(&rb, t, &members[i]);
+		/* A member some kernels lack: absent here, not an error. */
+		if (err == -ENOENT && (members[i].size & BPFKIT_OPTIONAL(0))) {
+			members[i].offset = BPFKIT_ABSENT;
+			err = 0;
+		}
 	}
 	free(rb.types);
 	btf__free(btf);

@@ -64,6 +64,27 @@ bool bpfkit_tracepoint_exists(const char *category, const char *name);
 bool bpfkit_tracepoint_format_has(const char *category, const char *name,
 				  const char *const *fields, size_t n);
 
+/* A field of a tracepoint's record, as its format file declares it. */
+struct bpfkit_tp_field {
+	const char *name;
+	__u32 size; /* the bytes the program reads: the field's size */
+	__u32 offset; /* out: its offset in the record; BPFKIT_ABSENT */
+};
+
+/*
+ * The offsets of the N FIELDS of tracepoint CATEGORY:NAME's record, from
+ * its format file: for a program that reads fields only some kernels'
+ * record has, without CO-RE. A field not there is BPFKIT_ABSENT. Returns
+ * 0; -ENOENT when the file cannot be read, -ERANGE for a field whose size
+ * is not its SIZE.
+ */
+int bpfkit_tracepoint_fields(const char *category, const char *name,
+			     struct bpfkit_tp_field *fields, size_t n);
+
+/* The same, from the text of a format file, FORMAT; never -ENOENT. */
+int bpfkit_format_fields(const char *format, struct bpfkit_tp_field *fields,
+			 size_t n);
+
 /*
  * 0 if tracepoint CATEGORY:NAME exists; else say "this kernel has no
  * CATEGORY:NAME tracepoint (WHY)" and return -ENOENT.
@@ -141,10 +162,19 @@ bool bpfkit_tp_btf_autoload(struct bpf_program *const *tp_btf,
 
 /* A member of a kernel struct a BPF program reads at its offset. */
 struct bpfkit_btf_member {
-	const char *type; /* the struct's name */
+	const char *type; /* the struct's name (an enum's, for an enumerator) */
 	const char *name;
-	__u32 size; /* the bytes the program reads, the member's size; 0: any */
-	__u32 offset; /* out: its byte offset in the struct */
+	/*
+	 * The bytes the program reads, the member's size (0: any), or
+	 * bpfkit/layout.h's BPFKIT_BITFIELD(), BPFKIT_OPTIONAL(),
+	 * BPFKIT_ENUMERATOR or BPFKIT_STRUCT_SIZE
+	 */
+	__u32 size;
+	/*
+	 * out: its byte offset in the struct (a bitfield's in bits; an
+	 * enumerator's value, a struct's size; BPFKIT_ABSENT)
+	 */
+	__u32 offset;
 };
 
 /*
@@ -154,9 +184,10 @@ struct bpfkit_btf_member {
  * a few fields without CO-RE, so that libbpf does not parse and search the
  * whole kernel BTF at load. A member an older kernel names otherwise
  * (task_struct's __state, "state" before Linux 5.14) is found under that
- * name. Returns 0; -ENOENT for a struct or member not there, -ERANGE for a
- * member whose size is not its SIZE, -EINVAL for a file that is not BTF,
- * each with that member in *FAILED.
+ * name. Enumerators' values and structs' sizes come in the same pass.
+ * Returns 0; -ENOENT for a struct or member not there (unless optional),
+ * -ERANGE for a member whose size is not its SIZE, -EINVAL for a file that
+ * is not BTF, each with that member in *FAILED.
  */
 int bpfkit_btf_member_offsets(const char *btf_path,
 			      struct bpfkit_btf_member *members, size_t n,
