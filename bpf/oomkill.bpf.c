@@ -2,8 +2,8 @@
 /*
  * oomkill: send every OOM kill from oom:mark_victim. Newer kernels' event
  * carries the victim's comm, uid, memory and oom_score_adj; older ones'
- * (such as 6.1) the pid alone, so what the event lacks (CO-RE:
- * bpf_core_field_exists) is read from the victim's task: the one the OOM
+ * (such as 6.1) the pid alone, so what the event lacks (its format file
+ * tells) is read from the victim's task: the one the OOM
  * killer has just sent SIGKILL (signal:signal_generate, just before
  * mark_victim in __oom_kill_process), or the current task when it is the
  * victim itself. The common filters (-p, -u, -c, --cgroup) select by the
@@ -11,10 +11,10 @@
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
-#include <bpf/bpf_core_read.h>
 #include <bpf/bpf_tracing.h>
 #include "bpfkit/channel.bpf.h"
 #include "bpfkit/filter.bpf.h"
+#include "bpfkit/layout.bpf.h"
 #include "oomkill.h"
 
 char LICENSE[] SEC("license") = "GPL";
@@ -60,55 +60,54 @@ int BPF_PROG(signal_generate, int sig, struct kernel_siginfo *info,
 	return 0;
 }
 
-/*
- * mm->rss_stat before 6.2: a struct mm_rss_stat of atomic_long_t counts;
- * since, an array of struct percpu_counter, and no struct mm_rss_stat.
- * Told apart by the field, not by the type: a type missing from vmlinux
- * sends libbpf through the modules' BTF, whose listing
- * (BPF_BTF_GET_NEXT_ID) needs CAP_SYS_ADMIN.
- */
-struct mm_rss_stat {
-	atomic_long_t count[NR_MM_COUNTERS];
-};
-
-struct mm_struct___atomic_rss {
-	struct mm_rss_stat rss_stat;
-};
+/* Where the victim's task and mm hold what the record may lack. */
+const volatile struct oomkill_layout layout;
+/* Where this kernel's record holds each field; BPFKIT_ABSENT: not there. */
+const volatile struct oomkill_record record;
 
 /* The victim's page counter ITEM (MM_ANONPAGES...), in pages. */
-static __always_inline __u64 rss_pages(struct mm_struct *mm, int item)
+static __always_inline __u64 rss_pages(const void *mm, int item)
 {
-	struct mm_struct___atomic_rss *old = (void *)mm;
-	long pages;
+	const void *stat = mm + layout.mm_struct_rss_stat;
+	__s64 pages;
 
-	if (bpf_core_field_exists(old->rss_stat.count))
-		pages = BPF_CORE_READ(old, rss_stat.count[item].counter);
+	if (layout.mm_rss_stat_count != BPFKIT_ABSENT)
+		pages = bpfkit_read_u64(stat,
+					layout.mm_rss_stat_count + item * 8);
 	else
-		pages = BPF_CORE_READ(mm, rss_stat[item].count);
+		pages = bpfkit_read_u64(stat,
+					item * layout.percpu_counter_sizeof +
+						layout.percpu_counter_count);
 	return pages > 0 ? pages : 0;
 }
 
 /* Fill what E does not know yet from the victim's TASK. */
 static __always_inline void fill_from_task(struct oomkill_event *e,
-					   struct task_struct *task)
+					   const void *task)
 {
-	struct mm_struct *mm = BPF_CORE_READ(task, mm);
+	const void *mm = bpfkit_read_ptr(task, layout.task_struct_mm);
+	const void *cred, *signal;
 
 	e->known |= OOMKILL_FROM_TASK;
 	if (!(e->known & OOMKILL_COMM)) {
-		BPF_CORE_READ_STR_INTO(&e->comm, task, comm);
+		bpf_probe_read_kernel_str(e->comm, sizeof(e->comm),
+					  task + layout.task_struct_comm);
 		e->known |= OOMKILL_COMM;
 	}
 	if (!(e->known & OOMKILL_UID)) {
-		e->uid = BPF_CORE_READ(task, cred, uid.val);
+		cred = bpfkit_read_ptr(task, layout.task_struct_cred);
+		e->uid = bpfkit_read_s32(cred, layout.cred_uid);
 		e->known |= OOMKILL_UID;
 	}
 	if (!(e->known & OOMKILL_ADJ)) {
-		e->oom_score_adj = BPF_CORE_READ(task, signal, oom_score_adj);
+		signal = bpfkit_read_ptr(task, layout.task_struct_signal);
+		e->oom_score_adj = (__s16)bpfkit_read_u16(
+			signal, layout.signal_struct_oom_score_adj);
 		e->known |= OOMKILL_ADJ;
 	}
 	if (!(e->known & OOMKILL_MEM) && mm) {
-		e->total_vm_kb = BPF_CORE_READ(mm, total_vm) << page_kb_shift;
+		e->total_vm_kb = bpfkit_read_u64(mm, layout.mm_struct_total_vm)
+				 << page_kb_shift;
 		e->anon_rss_kb = rss_pages(mm, MM_ANONPAGES) << page_kb_shift;
 		e->file_rss_kb = rss_pages(mm, MM_FILEPAGES) << page_kb_shift;
 		e->shmem_rss_kb = rss_pages(mm, MM_SHMEMPAGES) << page_kb_shift;
@@ -117,54 +116,56 @@ static __always_inline void fill_from_task(struct oomkill_event *e,
 }
 
 /* The victim's task, if this thread just killed it or is it; else NULL. */
-static __always_inline struct task_struct *victim_task(__u32 pid)
+static __always_inline const void *victim_task(__u32 pid)
 {
-	struct task_struct *task = (void *)bpf_get_current_task(), *killed;
+	const void *task = (void *)bpf_get_current_task(), *killed;
 	__u32 tid = bpf_get_current_pid_tgid(), zero = 0;
 	struct killed *k;
 
 	k = bpf_map_lookup_elem(&oomkill_killed, &zero);
 	killed = k && k->tid == tid ? k->task : NULL;
-	if (killed && BPF_CORE_READ(killed, pid) == pid)
+	if (killed && bpfkit_read_s32(killed, layout.task_struct_pid) == pid)
 		task = killed;
-	return BPF_CORE_READ(task, pid) == pid ? task : NULL;
+	return bpfkit_read_s32(task, layout.task_struct_pid) == pid ? task :
+								      NULL;
 }
 
 SEC("tracepoint/oom/mark_victim")
-int mark_victim(struct trace_event_raw_mark_victim *ctx)
+int mark_victim(void *ctx)
 {
 	__u64 pid_tgid = bpf_get_current_pid_tgid();
 	struct oomkill_event e = {};
-	struct task_struct *task;
+	const void *task;
 	__u32 loc;
 
 	if (!bpfkit_selected())
 		return 0;
-	e.pid = ctx->pid;
+	e.pid = bpfkit_read_s32(ctx, record.pid);
 	e.trigger_pid = pid_tgid >> 32;
 	e.trigger_tid = pid_tgid;
 	bpf_get_current_comm(e.trigger_comm, sizeof(e.trigger_comm));
 
-	/* What this kernel's event carries. */
-	if (bpf_core_field_exists(ctx->__data_loc_comm)) {
-		loc = ctx->__data_loc_comm;
+	/* What this kernel's record carries. */
+	if (record.comm != BPFKIT_ABSENT) {
+		loc = bpfkit_read_s32(ctx, record.comm);
 		bpf_probe_read_kernel_str(e.comm, sizeof(e.comm),
-					  (void *)ctx + (loc & 0xffff));
+					  ctx + (loc & 0xffff));
 		e.known |= OOMKILL_COMM;
 	}
-	if (bpf_core_field_exists(ctx->uid)) {
-		e.uid = ctx->uid;
+	if (record.uid != BPFKIT_ABSENT) {
+		e.uid = bpfkit_read_s32(ctx, record.uid);
 		e.known |= OOMKILL_UID;
 	}
-	if (bpf_core_field_exists(ctx->total_vm)) {
-		e.total_vm_kb = ctx->total_vm;
-		e.anon_rss_kb = ctx->anon_rss;
-		e.file_rss_kb = ctx->file_rss;
-		e.shmem_rss_kb = ctx->shmem_rss;
+	if (record.total_vm != BPFKIT_ABSENT) {
+		e.total_vm_kb = bpfkit_read_u64(ctx, record.total_vm);
+		e.anon_rss_kb = bpfkit_read_u64(ctx, record.anon_rss);
+		e.file_rss_kb = bpfkit_read_u64(ctx, record.file_rss);
+		e.shmem_rss_kb = bpfkit_read_u64(ctx, record.shmem_rss);
 		e.known |= OOMKILL_MEM;
 	}
-	if (bpf_core_field_exists(ctx->oom_score_adj)) {
-		e.oom_score_adj = ctx->oom_score_adj;
+	if (record.oom_score_adj != BPFKIT_ABSENT) {
+		e.oom_score_adj =
+			(__s16)bpfkit_read_u16(ctx, record.oom_score_adj);
 		e.known |= OOMKILL_ADJ;
 	}
 

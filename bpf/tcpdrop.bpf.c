@@ -2,15 +2,18 @@
 /*
  * tcpdrop: on skb:kfree_skb (every packet the kernel frees as dropped),
  * read the packet's IPv4 or IPv6 header and, for TCP, its ports and flags
- * from the skb's own headers (skb->head + network_header, by CO-RE), and
- * send them with the drop reason (the tracepoint's reason field, 5.17+).
- * Without -a only TCP drops are sent.
+ * from the skb's own headers (skb->head + network_header, at offsets from
+ * the kernel's BTF), and send them with the drop reason (the tracepoint's
+ * reason field, 5.17+). Without -a only TCP drops are sent. The record is
+ * read where the tracepoint's format file puts its fields, and the
+ * headers through wire layouts of our own: no CO-RE relocation, and no
+ * kernel BTF parsed by libbpf at load.
  */
 #include "vmlinux.h"
-#include <bpf/bpf_core_read.h>
 #include <bpf/bpf_endian.h>
 #include <bpf/bpf_helpers.h>
 #include "bpfkit/channel.bpf.h"
+#include "bpfkit/layout.bpf.h"
 #include "bpfkit/net.bpf.h"
 #include "tcpdrop.h"
 
@@ -20,6 +23,38 @@ char LICENSE[] SEC("license") = "GPL";
 const volatile bool all_protocols;
 /* Send these reasons only (-R). */
 const volatile struct tcpdrop_reasons reasons;
+
+/* Where this kernel's record has each field (reason: BPFKIT_ABSENT < 5.17). */
+const volatile struct tcpdrop_record record;
+/* Where the task's stack and the skb's headers are. */
+const volatile struct tcpdrop_layout layout;
+
+/* The IPv4, IPv6 and TCP headers as they are on the wire. */
+struct wire_ipv4 {
+	__u8 version_ihl; /* version: the high 4 bits; ihl: the low 4 */
+	__u8 tos;
+	__be16 tot_len, id, frag_off;
+	__u8 ttl, protocol;
+	__sum16 check;
+	__be32 saddr, daddr;
+};
+
+struct wire_ipv6 {
+	__u8 version_prio; /* version: the high 4 bits */
+	__u8 flow_lbl[3];
+	__be16 payload_len;
+	__u8 nexthdr, hop_limit;
+	__u8 saddr[16], daddr[16];
+};
+
+struct wire_tcp {
+	__be16 source, dest;
+	__be32 seq, ack_seq;
+	__u8 doff, flags; /* the flags byte: 13 bytes in */
+};
+
+/* x86-64's struct pt_regs (the ptrace ABI): sp is its 20th register. */
+#define PT_REGS_SP_OFFSET (19 * 8)
 
 /* A network header offset the skb has not set (skb_network_header_was_set). */
 #define HEADER_UNSET 0xffff
@@ -79,14 +114,13 @@ static __always_inline bool in_softirq_code(void *ctx)
  */
 static __always_inline __u8 current_context(void *ctx)
 {
-	struct task_struct *task = (void *)bpf_get_current_task();
-	struct pt_regs *regs;
+	const void *task = (void *)bpf_get_current_task(), *regs;
 	__u64 stack, sp;
 
 	if (bpf_probe_read_kernel(&regs, sizeof(regs), ctx) || !regs)
 		return TCPDROP_IN_UNKNOWN;
-	sp = BPF_CORE_READ(regs, sp);
-	stack = (__u64)BPF_CORE_READ(task, stack);
+	sp = bpfkit_read_u64(regs, PT_REGS_SP_OFFSET);
+	stack = bpfkit_read_u64(task, layout.task_struct_stack);
 	if (sp - stack >= TASK_STACK_SIZE || in_softirq_code(ctx))
 		return TCPDROP_IN_INTERRUPT;
 	return TCPDROP_IN_TASK;
@@ -105,44 +139,43 @@ static __always_inline bool reason_selected(__u32 reason)
 static __always_inline void read_tcp(const unsigned char *head, __u32 off,
 				     struct tcpdrop_event *e)
 {
-	struct tcphdr th;
+	struct wire_tcp th;
 
 	if (bpf_probe_read_kernel(&th, sizeof(th), head + off))
 		return;
 	e->flow.sport = bpf_ntohs(th.source);
 	e->flow.dport = bpf_ntohs(th.dest);
-	/* The flags byte follows the data offset byte: 13 bytes in. */
-	e->tcpflags = ((const __u8 *)&th)[13];
+	e->tcpflags = th.flags;
 }
 
 /*
  * The IP header at the skb's network header (and TCP's after it): the
  * addresses, the protocol and, for TCP, ports and flags, into E.
  */
-static __always_inline void read_headers(const struct sk_buff *skb,
+static __always_inline void read_headers(const void *skb,
 					 struct tcpdrop_event *e)
 {
-	const unsigned char *head = BPF_CORE_READ(skb, head);
-	__u16 nh = BPF_CORE_READ(skb, network_header);
-	struct ipv6hdr ip6;
-	struct iphdr ip;
+	const unsigned char *head = bpfkit_read_ptr(skb, layout.sk_buff_head);
+	__u16 nh = bpfkit_read_u16(skb, layout.sk_buff_network_header);
+	struct wire_ipv6 ip6;
+	struct wire_ipv4 ip;
 
 	if (nh == HEADER_UNSET)
 		return;
 	if (e->ethertype == TCPDROP_ETH_P_IP) {
 		if (bpf_probe_read_kernel(&ip, sizeof(ip), head + nh) ||
-		    ip.version != 4)
+		    ip.version_ihl >> 4 != 4)
 			return;
 		e->flow.family = BPFKIT_AF_INET;
 		__builtin_memcpy(e->flow.saddr, &ip.saddr, 4);
 		__builtin_memcpy(e->flow.daddr, &ip.daddr, 4);
 		e->ipproto = ip.protocol;
 		if (ip.protocol == TCPDROP_IPPROTO_TCP)
-			read_tcp(head, nh + ip.ihl * 4, e);
+			read_tcp(head, nh + (ip.version_ihl & 0xf) * 4, e);
 		return;
 	}
 	if (bpf_probe_read_kernel(&ip6, sizeof(ip6), head + nh) ||
-	    ip6.version != 6)
+	    ip6.version_prio >> 4 != 6)
 		return;
 	e->flow.family = BPFKIT_AF_INET6;
 	__builtin_memcpy(e->flow.saddr, &ip6.saddr, 16);
@@ -154,18 +187,18 @@ static __always_inline void read_headers(const struct sk_buff *skb,
 }
 
 SEC("tracepoint/skb/kfree_skb")
-int tcpdrop_kfree_skb(struct trace_event_raw_kfree_skb *ctx)
+int tcpdrop_kfree_skb(void *ctx)
 {
-	const struct sk_buff *skb = ctx->skbaddr;
+	const void *skb = bpfkit_read_ptr(ctx, record.skbaddr);
 	__u64 pid_tgid = bpf_get_current_pid_tgid();
 	struct tcpdrop_event e = {};
 
-	e.ethertype = ctx->protocol;
+	e.ethertype = bpfkit_read_u16(ctx, record.protocol);
 	if (e.ethertype != TCPDROP_ETH_P_IP &&
 	    e.ethertype != TCPDROP_ETH_P_IPV6 && !all_protocols)
 		return 0;
-	if (bpf_core_field_exists(ctx->reason)) {
-		e.reason = BPF_CORE_READ(ctx, reason);
+	if (record.reason != BPFKIT_ABSENT) {
+		e.reason = bpfkit_read_s32(ctx, record.reason);
 		e.reason_kind = TCPDROP_REASON_GIVEN;
 	} else {
 		e.reason_kind = TCPDROP_REASON_NOT_GIVEN;

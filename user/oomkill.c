@@ -8,7 +8,6 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
-#include <bpf/btf.h>
 #include "channel.h"
 #include "cli.h"
 #include "diag.h"
@@ -104,33 +103,27 @@ static enum bpfkit_verdict print_event(void *ctx, const void *data, size_t size)
 }
 
 /*
- * Does this kernel's oom:mark_victim carry every victim field? Then the
- * victim's task is never read, and its SIGKILL need not be watched.
+ * Where this kernel's oom:mark_victim record holds each field oomkill
+ * reads, from its format file, in *R; whether it holds them all in
+ * *COMPLETE (then the victim's task is never read, and its SIGKILL need
+ * not be watched). 0, or -errno said in one line.
  */
-static bool event_is_complete(void)
+static int read_record(struct oomkill_record *r, bool *complete)
 {
-	static const char *const fields[] = { "__data_loc_comm", "uid",
-					      "total_vm", "oom_score_adj" };
-	const struct btf_member *m;
-	const struct btf_type *t;
-	size_t found = 0, i;
-	struct btf *btf;
-	int id, n;
+	int err = bpfkit_read_record("oom", "mark_victim", r, OOMKILL_FIELDS);
 
-	btf = bpfkit_kernel_btf(bpfkit_opts.btf_path);
-	if (!btf)
-		return false;
-	id = btf__find_by_name_kind(btf, "trace_event_raw_mark_victim",
-				    BTF_KIND_STRUCT);
-	t = id > 0 ? btf__type_by_id(btf, id) : NULL;
-	for (n = 0; t && n < btf_vlen(t); n++) {
-		m = btf_members(t) + n;
-		for (i = 0; i < sizeof(fields) / sizeof(fields[0]); i++)
-			found += !strcmp(btf__name_by_offset(btf, m->name_off),
-					 fields[i]);
+	if (err || r->pid == BPFKIT_ABSENT) {
+		bpfkit_error(
+			"this kernel's oom:mark_victim has a record oomkill cannot read (see its format file in tracefs: %s)",
+			err == -ERANGE ? "a field of another size" :
+			err	       ? strerror(-err) :
+					 "no pid");
+		return err ?: -ENOTSUP;
 	}
-	btf__free(btf);
-	return found == sizeof(fields) / sizeof(fields[0]);
+	*complete = r->comm != BPFKIT_ABSENT && r->uid != BPFKIT_ABSENT &&
+		    r->total_vm != BPFKIT_ABSENT &&
+		    r->oom_score_adj != BPFKIT_ABSENT;
+	return 0;
 }
 
 /* log2 of the page size in KiB: 2 for 4 KiB pages. */
@@ -150,6 +143,7 @@ int main(int argc, char **argv)
 {
 	struct oomkill_bpf *skel = NULL;
 	struct bpfkit_channel *ch = NULL;
+	bool complete;
 	int err;
 
 	/* Parse options; check privileges, tracefs and kernel BTF. */
@@ -169,10 +163,21 @@ int main(int argc, char **argv)
 		goto cleanup;
 	}
 
-	/* Pages to kB; watch SIGKILLs only where the event lacks fields. */
+	/*
+	 * Pages to kB; where the record lacks fields, find them in the
+	 * victim's task, and watch SIGKILLs to know which task that is.
+	 */
 	skel->rodata->page_kb_shift = page_kb_shift();
-	if (event_is_complete())
+	err = read_record(&skel->rodata->record, &complete);
+	if (err)
+		goto cleanup;
+	if (complete)
 		bpf_program__set_autoload(skel->progs.signal_generate, false);
+	else
+		err = bpfkit_read_layout(bpfkit_opts.btf_path,
+					 &skel->rodata->layout, OOMKILL_LAYOUT);
+	if (err)
+		goto cleanup;
 
 	/* Write filters and channel settings to .rodata; load and verify. */
 	err = bpfkit_load(skel->skeleton, &skel->rodata->bpfkit_filter,

@@ -11,7 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <bpf/btf.h>
 #include "channel.h"
 #include "cli.h"
 #include "diag.h"
@@ -440,17 +439,10 @@ static enum bpfkit_verdict print_event(void *ctx, const void *data, size_t size)
  */
 static int load_reasons(struct tcpdrop_reasons *r)
 {
-	struct btf *btf = bpfkit_kernel_btf(bpfkit_opts.btf_path);
 	bool named;
 	int err;
 
-	if (!btf) {
-		err = -errno;
-		bpfkit_fail("load the kernel's BTF for drop reason names", err);
-		return err;
-	}
-	err = bpfkit_drop_reasons_load(btf);
-	btf__free(btf);
+	err = bpfkit_drop_reasons_load(bpfkit_opts.btf_path);
 	if (err && err != -ENOENT) {
 		bpfkit_fail("read drop reason names", err);
 		return err;
@@ -460,6 +452,23 @@ static int load_reasons(struct tcpdrop_reasons *r)
 		return 0;
 	err = parse_reasons(env.reasons, named, r);
 	return err == EINVAL ? -EINVAL : err;
+}
+
+/* Where this kernel's skb:kfree_skb record has its fields, in *R. */
+static int read_record(struct tcpdrop_record *r)
+{
+	int err = bpfkit_read_record("skb", "kfree_skb", r, TCPDROP_FIELDS);
+
+	if (err || r->skbaddr == BPFKIT_ABSENT ||
+	    r->protocol == BPFKIT_ABSENT) {
+		bpfkit_error(
+			"this kernel's skb:kfree_skb has a record tcpdrop cannot read (see its format file in tracefs: %s)",
+			err == -ERANGE ? "a field of another size" :
+			err	       ? strerror(-err) :
+					 "no skbaddr or protocol");
+		return err ?: -ENOTSUP;
+	}
+	return 0;
 }
 
 /* Where this kernel's softirq code lies, for the BPF side's stack search. */
@@ -504,6 +513,14 @@ int main(int argc, char **argv)
 		bpfkit_fail("open BPF object", err);
 		goto cleanup;
 	}
+
+	/* Find the record's fields and the kernel members the BPF side reads. */
+	err = read_record(&skel->rodata->record) ?:
+		      bpfkit_read_layout(bpfkit_opts.btf_path,
+					 &skel->rodata->layout,
+					 TCPDROP_MEMBERS);
+	if (err)
+		goto cleanup;
 
 	/* Set our own filters. */
 	skel->rodata->all_protocols = env.all_protocols;

@@ -31,6 +31,14 @@
 /* Of X(struct, sizeof, ...): the struct's size in bytes. */
 #define BPFKIT_STRUCT_SIZE 0x10000000u
 
+/*
+ * A tracepoint record's fields a tool reads where its kernel's format file
+ * puts them (bpfkit_read_record(), kernel room), listed as X(field, bytes
+ * read) in a TOOL_FIELDS(X) macro, are held by struct TOOL_record {
+ * TOOL_FIELDS(BPFKIT_RECORD_OFFSET) }: BPFKIT_ABSENT for one it lacks.
+ */
+#define BPFKIT_RECORD_OFFSET(field, size) __u32 field;
+
 /* A member's field in struct TOOL_layout: task_struct_signal, ... */
 #define BPFKIT_LAYOUT_OFFSET(type, member, size) __u32 type##_##member;
 

@@ -235,6 +235,44 @@ static void test_enumerators(void **state)
 			 -ENOENT);
 }
 
+/* The enumerator collect() stops the walk at. */
+static const char *stop_at = "";
+
+/* Collect enumerators "NAME=VALUE," into CTX, a 128-byte buffer. */
+static int collect(const char *name, __s64 value, void *ctx)
+{
+	char *buf = ctx;
+	size_t len = strlen(buf);
+
+	snprintf(buf + len, 128 - len, "%s=%lld,", name, (long long)value);
+	return strcmp(name, stop_at) ? 0 : -EINTR;
+}
+
+/* Every enumerator of an enum (ENUM or ENUM64), in order. */
+static void test_enumerator_walk(void **state)
+{
+	char buf[128] = "";
+
+	assert_int_equal(
+		bpfkit_btf_enumerators(*state, "flag_bits", collect, buf), 0);
+	assert_string_equal(buf, "FLAG_A=3,FLAG_B=11,");
+	buf[0] = 0;
+	assert_int_equal(bpfkit_btf_enumerators(*state, "big", collect, buf),
+			 0);
+	assert_string_equal(buf, "BIG_LOW=5,BIG_HIGH=1099511627776,");
+	/* What the callback returns ends the walk. */
+	buf[0] = 0;
+	stop_at = "BIG_LOW";
+	assert_int_equal(bpfkit_btf_enumerators(*state, "big", collect, buf),
+			 -EINTR);
+	assert_string_equal(buf, "BIG_LOW=5,");
+	assert_int_equal(bpfkit_btf_enumerators(*state, "outer", collect, buf),
+			 -ENOENT);
+	assert_int_equal(bpfkit_btf_enumerators("/proc/self/cmdline", "big",
+						collect, buf),
+			 -EINVAL);
+}
+
 /* A tracepoint's format file: its fields' offsets, by their names. */
 static void test_format_fields(void **state)
 {
@@ -383,6 +421,7 @@ int main(void)
 		cmocka_unit_test(test_renamed),
 		cmocka_unit_test(test_optional),
 		cmocka_unit_test(test_enumerators),
+		cmocka_unit_test(test_enumerator_walk),
 		cmocka_unit_test(test_format_fields),
 		cmocka_unit_test(test_refused),
 		cmocka_unit_test(test_kernel_task_struct),

@@ -600,6 +600,11 @@ struct raw_btf {
 	__u32 count;
 	const char *strs;
 	__u32 str_len;
+	/* What holds them: the file, mapped or read, or libbpf's parse. */
+	char *data;
+	size_t size;
+	bool mapped;
+	struct btf *btf;
 };
 
 /* Index DATA's (SIZE bytes) types by id in one pass; -EINVAL: not BTF. */
@@ -638,6 +643,40 @@ static int raw_btf_index(const char *data, size_t size, struct raw_btf *rb)
 		types += sizeof(*t) + extra;
 	}
 	return 0;
+}
+
+static void raw_btf_close(struct raw_btf *rb)
+{
+	free(rb->types);
+	btf__free(rb->btf);
+	if (rb->data)
+		release_file(rb->data, rb->size, rb->mapped);
+}
+
+/*
+ * Index the kernel's BTF (BTF_PATH's if set) into *RB: 0 or -errno
+ * (-EINVAL: not BTF). Close with raw_btf_close() either way.
+ */
+static int raw_btf_open(const char *btf_path, struct raw_btf *rb)
+{
+	const char *path = btf_path ?: BPFKIT_KERNEL_BTF;
+	__u32 raw_size;
+	const void *raw;
+	int err;
+
+	*rb = (struct raw_btf){};
+	rb->data = map_file(path, &rb->size, &rb->mapped);
+	if (!rb->data)
+		return -errno ?: -EINVAL;
+	err = raw_btf_index(rb->data, rb->size, rb);
+	/* Not raw BTF: an ELF file's .BTF (a vmlinux), as libbpf reads it. */
+	if (err == -EINVAL && (rb->btf = btf__parse(path, NULL))) {
+		free(rb->types);
+		rb->types = NULL;
+		raw = btf__raw_data(rb->btf, &raw_size);
+		err = raw ? raw_btf_index(raw, raw_size, rb) : -EINVAL;
+	}
+	return err;
 }
 
 static const char *raw_btf_name(const struct raw_btf *rb, __u32 off)
@@ -859,27 +898,13 @@ int bpfkit_btf_member_offsets(const char *btf_path,
 			      const struct bpfkit_btf_member **failed)
 {
 	const struct btf_type *t = NULL;
-	struct raw_btf rb = {};
-	struct btf *btf = NULL;
-	__u32 raw_size;
-	const void *raw;
-	size_t size, i;
-	bool mapped, is_enum;
-	char *data;
+	struct raw_btf rb;
+	bool is_enum;
+	size_t i;
 	int err;
 
 	*failed = members;
-	data = map_file(btf_path ?: BPFKIT_KERNEL_BTF, &size, &mapped);
-	if (!data)
-		return -errno ?: -EINVAL;
-	err = raw_btf_index(data, size, &rb);
-	/* Not raw BTF: an ELF file's .BTF (a vmlinux), as libbpf reads it. */
-	if (err == -EINVAL &&
-	    (btf = btf__parse(btf_path ?: BPFKIT_KERNEL_BTF, NULL))) {
-		free(rb.types);
-		raw = btf__raw_data(btf, &raw_size);
-		err = raw ? raw_btf_index(raw, raw_size, &rb) : -EINVAL;
-	}
+	err = raw_btf_open(btf_path, &rb);
 	for (i = 0; !err && i < n; i++) {
 		*failed = &members[i];
 		is_enum = (members[i].size & ~BPFKIT_OPTIONAL(0)) ==
@@ -897,9 +922,36 @@ int bpfkit_btf_member_offsets(const char *btf_path,
 			err = 0;
 		}
 	}
-	free(rb.types);
-	btf__free(btf);
-	release_file(data, size, mapped);
+	raw_btf_close(&rb);
+	return err;
+}
+
+int bpfkit_btf_enumerators(const char *btf_path, const char *name,
+			   int (*fn)(const char *name, __s64 value, void *ctx),
+			   void *ctx)
+{
+	const struct btf_enum64 *e64;
+	const struct btf_enum *e;
+	const struct btf_type *t;
+	struct raw_btf rb;
+	__u32 i;
+	int err;
+
+	err = raw_btf_open(btf_path, &rb);
+	t = err ? NULL : raw_btf_enum(&rb, name);
+	if (!err && !t)
+		err = -ENOENT;
+	e = t ? (const void *)(t + 1) : NULL;
+	e64 = (const void *)e;
+	for (i = 0; !err && i < btf_vlen(t); i++)
+		err = btf_is_enum64(t) ?
+			      fn(raw_btf_name(&rb, e64[i].name_off),
+				 btf_enum64_value(&e64[i]), ctx) :
+			      fn(raw_btf_name(&rb, e[i].name_off),
+				 btf_kflag(t) ? (__s64)(__s32)e[i].val :
+						(__s64)e[i].val,
+				 ctx);
+	raw_btf_close(&rb);
 	return err;
 }
 

@@ -86,6 +86,29 @@ int bpfkit_format_fields(const char *format, struct bpfkit_tp_field *fields,
 			 size_t n);
 
 /*
+ * Fill *R, a struct TOOL_record (bpfkit/layout.h), with the offsets of the
+ * fields a tool lists as FIELDS (its TOOL_FIELDS macro) in tracepoint
+ * CATEGORY:NAME's record, by bpfkit_tracepoint_fields(): 0 or -errno.
+ */
+#define bpfkit_read_record(category, name, r, FIELDS)          \
+	({                                                     \
+		struct bpfkit_tp_field fields_[] = { FIELDS(   \
+			BPFKIT_TP_FIELD) };                    \
+		const struct bpfkit_tp_field *f_ = fields_;    \
+		__typeof__(r) r_ = (r);                        \
+		int err_ = bpfkit_tracepoint_fields(           \
+			category, name, fields_,               \
+			sizeof(fields_) / sizeof(fields_[0])); \
+                                                               \
+		if (!err_) {                                   \
+			FIELDS(BPFKIT_RECORD_FIELD)            \
+		}                                              \
+		err_;                                          \
+	})
+#define BPFKIT_TP_FIELD(field, size_) { .name = #field, .size = size_ },
+#define BPFKIT_RECORD_FIELD(field, size) r_->field = (f_++)->offset;
+
+/*
  * 0 if tracepoint CATEGORY:NAME exists; else say "this kernel has no
  * CATEGORY:NAME tracepoint (WHY)" and return -ENOENT.
  */
@@ -200,6 +223,16 @@ int bpfkit_btf_member_offsets(const char *btf_path,
  */
 int bpfkit_require_btf_members(const char *btf_path,
 			       struct bpfkit_btf_member *members, size_t n);
+
+/*
+ * Call FN(NAME, VALUE, CTX) for each enumerator of enum NAME in the
+ * kernel's BTF (BTF_PATH's if set), found by one raw pass, until FN
+ * returns non-zero. Returns 0, what FN returned, -ENOENT when there is no
+ * such enum, -EINVAL for a file that is not raw BTF.
+ */
+int bpfkit_btf_enumerators(const char *btf_path, const char *name,
+			   int (*fn)(const char *name, __s64 value, void *ctx),
+			   void *ctx);
 
 #define BPFKIT_BTF_MEMBER(type_, member, size_) \
 	{ .type = #type_, .name = #member, .size = size_ },

@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <bpf/btf.h>
 #include <sys/socket.h>
+#include "kernel.h"
 #include "net.h"
 
 static struct bpfkit_net_opts opts;
@@ -117,38 +117,41 @@ static const char *drop_reason_short(const char *name)
 	return name;
 }
 
-int bpfkit_drop_reasons_load(const struct btf *btf)
+/* Keep enumerator NAME = VALUE of enum skb_drop_reason (CTX: its count). */
+static int add_drop_reason(const char *name, __s64 value, void *ctx)
 {
-	const struct btf_type *t;
-	const struct btf_enum *e;
-	int id, i, n;
+	size_t *n = ctx;
+	struct drop_reason *more;
+
+	/* The enum's end marker is no reason. */
+	if (!strcmp(name, "SKB_DROP_REASON_MAX"))
+		return 0;
+	if (drop_reasons.n == *n) {
+		*n = *n ? *n * 2 : 128;
+		more = realloc(drop_reasons.v, *n * sizeof(*more));
+		if (!more)
+			return -ENOMEM;
+		drop_reasons.v = more;
+	}
+	drop_reasons.v[drop_reasons.n].value = value;
+	drop_reasons.v[drop_reasons.n].name = strdup(drop_reason_short(name));
+	if (!drop_reasons.v[drop_reasons.n].name)
+		return -ENOMEM;
+	drop_reasons.n++;
+	return 0;
+}
+
+int bpfkit_drop_reasons_load(const char *btf_path)
+{
+	size_t cap = 0;
+	int err;
 
 	bpfkit_drop_reasons_free();
-	id = btf__find_by_name_kind(btf, "skb_drop_reason", BTF_KIND_ENUM);
-	if (id < 0)
-		return -ENOENT;
-	t = btf__type_by_id(btf, id);
-	n = btf_vlen(t);
-	drop_reasons.v = calloc(n, sizeof(*drop_reasons.v));
-	if (n && !drop_reasons.v)
-		return -ENOMEM;
-	e = btf_enum(t);
-	for (i = 0; i < n; i++, e++) {
-		const char *name = btf__name_by_offset(btf, e->name_off);
-		struct drop_reason *r = &drop_reasons.v[drop_reasons.n];
-
-		/* The enum's end marker is no reason. */
-		if (!name || !strcmp(name, "SKB_DROP_REASON_MAX"))
-			continue;
-		r->value = e->val;
-		r->name = strdup(drop_reason_short(name));
-		if (!r->name) {
-			bpfkit_drop_reasons_free();
-			return -ENOMEM;
-		}
-		drop_reasons.n++;
-	}
-	return 0;
+	err = bpfkit_btf_enumerators(btf_path, "skb_drop_reason",
+				     add_drop_reason, &cap);
+	if (err)
+		bpfkit_drop_reasons_free();
+	return err;
 }
 
 void bpfkit_drop_reasons_free(void)

@@ -55,15 +55,14 @@ void bpfkit_json_flow(struct bpfkit_json *j, const struct bpfkit_flow *flow);
 /* A TCP state's name, as the kernel's tracepoint prints it without TCP_. */
 const char *bpfkit_tcp_state_name(int state);
 
-struct btf;
-
 /*
- * Read the names of the packet drop reasons from BTF's enum
- * skb_drop_reason (Linux 5.17+; they differ between kernels), with their
- * SKB_DROP_REASON_ (or SKB_) prefix stripped, as skb:kfree_skb prints
- * them. Returns 0, -ENOENT when BTF has no such enum, or -ENOMEM.
+ * Read the names of the packet drop reasons from the kernel BTF's enum
+ * skb_drop_reason (BTF_PATH's if set; Linux 5.17+; they differ between
+ * kernels), with their SKB_DROP_REASON_ (or SKB_) prefix stripped, as
+ * skb:kfree_skb prints them, in one raw pass (kernel room). Returns 0,
+ * -ENOENT when BTF has no such enum, -ENOMEM, or the pass's -errno.
  */
-int bpfkit_drop_reasons_load(const struct btf *btf);
+int bpfkit_drop_reasons_load(const char *btf_path);
 void bpfkit_drop_reasons_free(void);
 
 /* The name of drop reason REASON, or NULL when the kernel names none. */
