@@ -249,14 +249,9 @@ out:
 	return 0;
 }
 
-SEC("tracepoint/syscalls/sys_exit_execve")
-int exit_execve(struct bpfkit_sys_exit *ctx)
-{
-	return finish(ctx, ctx->ret);
-}
-
-SEC("tracepoint/syscalls/sys_exit_execveat")
-int exit_execveat(struct bpfkit_sys_exit *ctx)
+/* The exit of both exec calls: one program, attached to each (user space). */
+SEC("tracepoint")
+int exit_exec(struct bpfkit_sys_exit *ctx)
 {
 	return finish(ctx, ctx->ret);
 }

@@ -148,10 +148,17 @@ out:
 	return 0;
 }
 
+/* The exit of every call: one program, attached to each (user space). */
+SEC("tracepoint")
+int mount_exit(struct bpfkit_sys_exit *ctx)
+{
+	return leave(ctx, ctx->ret);
+}
+
 /*
- * One enter and one exit program per syscall. The enter program reads only
- * the arguments its syscall has: the kernel refuses to attach a program
- * that reads past the end of its tracepoint's record.
+ * One enter program per syscall: it reads only the arguments its syscall
+ * has, as the kernel refuses to attach a program that reads past the end
+ * of its tracepoint's record.
  */
 #define MOUNT_CALL(name, call, ...)                              \
 	SEC("tracepoint/syscalls/sys_enter_" #name)              \
@@ -159,11 +166,6 @@ out:
 	{                                                        \
 		struct mount_args a = { { __VA_ARGS__ }, call }; \
 		return enter(&a);                                \
-	}                                                        \
-	SEC("tracepoint/syscalls/sys_exit_" #name)               \
-	int name##_exit(struct bpfkit_sys_exit *ctx)             \
-	{                                                        \
-		return leave(ctx, ctx->ret);                     \
 	}
 
 #define ARGS2 ctx->args[0], ctx->args[1]

@@ -114,20 +114,9 @@ int openat2_enter(struct bpfkit_sys_enter *ctx)
 	return enter(ctx->args[1], how.flags, how.mode, OPENSNOOP_OPENAT2);
 }
 
-SEC("tracepoint/syscalls/sys_exit_open")
+/* The exit of every open: one program, attached to each (user space). */
+SEC("tracepoint")
 int open_exit(struct bpfkit_sys_exit *ctx)
-{
-	return leave(ctx, ctx->ret);
-}
-
-SEC("tracepoint/syscalls/sys_exit_openat")
-int openat_exit(struct bpfkit_sys_exit *ctx)
-{
-	return leave(ctx, ctx->ret);
-}
-
-SEC("tracepoint/syscalls/sys_exit_openat2")
-int openat2_exit(struct bpfkit_sys_exit *ctx)
 {
 	return leave(ctx, ctx->ret);
 }

@@ -149,20 +149,9 @@ int tgkill_entry(struct bpfkit_sys_enter *ctx)
 	return kill_enter(ctx->args[1], ctx->args[2]);
 }
 
-SEC("tracepoint/syscalls/sys_exit_kill")
+/* The exit of every kill: one program, attached to each (user space). */
+SEC("tracepoint")
 int kill_return(struct bpfkit_sys_exit *ctx)
-{
-	return kill_exit(ctx, ctx->ret);
-}
-
-SEC("tracepoint/syscalls/sys_exit_tkill")
-int tkill_return(struct bpfkit_sys_exit *ctx)
-{
-	return kill_exit(ctx, ctx->ret);
-}
-
-SEC("tracepoint/syscalls/sys_exit_tgkill")
-int tgkill_return(struct bpfkit_sys_exit *ctx)
 {
 	return kill_exit(ctx, ctx->ret);
 }

@@ -125,44 +125,9 @@ int statx_enter(struct bpfkit_sys_enter *ctx)
 	return enter(ctx->args[1], ctx->args[0], ctx->args[2], STATSNOOP_STATX);
 }
 
-SEC("tracepoint/syscalls/sys_exit_newstat")
-int newstat_exit(struct bpfkit_sys_exit *ctx)
-{
-	return leave(ctx, ctx->ret);
-}
-
-SEC("tracepoint/syscalls/sys_exit_stat")
+/* The exit of every stat call: one program, attached to each (user space). */
+SEC("tracepoint")
 int stat_exit(struct bpfkit_sys_exit *ctx)
-{
-	return leave(ctx, ctx->ret);
-}
-
-SEC("tracepoint/syscalls/sys_exit_newlstat")
-int newlstat_exit(struct bpfkit_sys_exit *ctx)
-{
-	return leave(ctx, ctx->ret);
-}
-
-SEC("tracepoint/syscalls/sys_exit_lstat")
-int lstat_exit(struct bpfkit_sys_exit *ctx)
-{
-	return leave(ctx, ctx->ret);
-}
-
-SEC("tracepoint/syscalls/sys_exit_newfstatat")
-int newfstatat_exit(struct bpfkit_sys_exit *ctx)
-{
-	return leave(ctx, ctx->ret);
-}
-
-SEC("tracepoint/syscalls/sys_exit_fstatat64")
-int fstatat64_exit(struct bpfkit_sys_exit *ctx)
-{
-	return leave(ctx, ctx->ret);
-}
-
-SEC("tracepoint/syscalls/sys_exit_statx")
-int statx_exit(struct bpfkit_sys_exit *ctx)
 {
 	return leave(ctx, ctx->ret);
 }

@@ -328,8 +328,15 @@ int main(int argc, char **argv)
 	if (err)
 		goto cleanup;
 
-	/* Open the event channel, then attach to execve/execveat. */
-	err = bpfkit_attach(skel->skeleton, print_event, NULL, &ch);
+	/* Open the event channel, then attach to execve/execveat (one exit). */
+	err = bpfkit_attach_syscalls(
+		skel->skeleton,
+		(const struct bpfkit_syscall_tp[]){
+			{ skel->progs.enter_execve, skel->progs.exit_exec,
+			  "execve" },
+			{ skel->progs.enter_execveat, skel->progs.exit_exec,
+			  "execveat" } },
+		2, print_event, NULL, &ch);
 	if (err)
 		goto cleanup;
 

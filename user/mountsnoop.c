@@ -348,30 +348,32 @@ static enum bpfkit_verdict print_event(void *ctx, const void *data, size_t size)
 	return BPFKIT_SHOWN;
 }
 
-/* Load only the calls this kernel has; fail when it has none. */
-static int choose_programs(struct mountsnoop_bpf *skel)
+/* The calls: each one's enter program, and the exit program they share. */
+enum { NR_CALLS = 7 };
+
+static void mount_calls(struct mountsnoop_bpf *skel,
+			struct bpfkit_syscall_tp calls[NR_CALLS])
 {
-	const struct bpfkit_syscall_tp calls[] = {
+	const struct bpfkit_syscall_tp c[NR_CALLS] = {
 		{ skel->progs.mount_enter, skel->progs.mount_exit, "mount" },
-		{ skel->progs.umount_enter, skel->progs.umount_exit, "umount" },
-		{ skel->progs.fsopen_enter, skel->progs.fsopen_exit, "fsopen" },
-		{ skel->progs.fsconfig_enter, skel->progs.fsconfig_exit,
+		{ skel->progs.umount_enter, skel->progs.mount_exit, "umount" },
+		{ skel->progs.fsopen_enter, skel->progs.mount_exit, "fsopen" },
+		{ skel->progs.fsconfig_enter, skel->progs.mount_exit,
 		  "fsconfig" },
-		{ skel->progs.fsmount_enter, skel->progs.fsmount_exit,
+		{ skel->progs.fsmount_enter, skel->progs.mount_exit,
 		  "fsmount" },
-		{ skel->progs.move_mount_enter, skel->progs.move_mount_exit,
+		{ skel->progs.move_mount_enter, skel->progs.mount_exit,
 		  "move_mount" },
-		{ skel->progs.open_tree_enter, skel->progs.open_tree_exit,
+		{ skel->progs.open_tree_enter, skel->progs.mount_exit,
 		  "open_tree" },
 	};
 
-	return bpfkit_syscall_tps_autoload(calls,
-					   sizeof(calls) / sizeof(calls[0]),
-					   "sys_enter_mount tracepoint");
+	memcpy(calls, c, sizeof(c));
 }
 
 int main(int argc, char **argv)
 {
+	struct bpfkit_syscall_tp calls[NR_CALLS];
 	struct mountsnoop_bpf *skel = NULL;
 	struct bpfkit_channel *ch = NULL;
 	int err;
@@ -393,7 +395,9 @@ int main(int argc, char **argv)
 				 MOUNTSNOOP_MEMBERS);
 	if (err)
 		goto cleanup;
-	err = choose_programs(skel);
+	mount_calls(skel, calls);
+	err = bpfkit_syscall_tps_autoload(calls, NR_CALLS,
+					  "sys_enter_mount tracepoint");
 	if (err)
 		goto cleanup;
 
@@ -404,7 +408,8 @@ int main(int argc, char **argv)
 		goto cleanup;
 
 	/* Open the event channel, then attach to the mount syscalls. */
-	err = bpfkit_attach(skel->skeleton, print_event, NULL, &ch);
+	err = bpfkit_attach_syscalls(skel->skeleton, calls, NR_CALLS,
+				     print_event, NULL, &ch);
 	if (err)
 		goto cleanup;
 

@@ -192,23 +192,24 @@ static enum bpfkit_verdict print_event(void *ctx, const void *data, size_t size)
 	return BPFKIT_SHOWN;
 }
 
-/* Load only the opens this kernel has; fail when it has none. */
-static int choose_programs(struct opensnoop_bpf *skel)
+/* The opens: each one's enter program, and the exit program they share. */
+enum { NR_OPENS = 3 };
+
+static void open_calls(struct opensnoop_bpf *skel,
+		       struct bpfkit_syscall_tp calls[NR_OPENS])
 {
-	const struct bpfkit_syscall_tp calls[] = {
+	const struct bpfkit_syscall_tp c[NR_OPENS] = {
 		{ skel->progs.open_enter, skel->progs.open_exit, "open" },
-		{ skel->progs.openat_enter, skel->progs.openat_exit, "openat" },
-		{ skel->progs.openat2_enter, skel->progs.openat2_exit,
-		  "openat2" },
+		{ skel->progs.openat_enter, skel->progs.open_exit, "openat" },
+		{ skel->progs.openat2_enter, skel->progs.open_exit, "openat2" },
 	};
 
-	return bpfkit_syscall_tps_autoload(calls,
-					   sizeof(calls) / sizeof(calls[0]),
-					   "sys_enter_open* tracepoints");
+	memcpy(calls, c, sizeof(c));
 }
 
 int main(int argc, char **argv)
 {
+	struct bpfkit_syscall_tp opens[NR_OPENS];
 	struct opensnoop_bpf *skel = NULL;
 	struct bpfkit_channel *ch = NULL;
 	int err;
@@ -226,7 +227,9 @@ int main(int argc, char **argv)
 
 	/* Set our own filter and keep the tracepoints this kernel has. */
 	skel->rodata->failed_only = env.failed_only;
-	err = choose_programs(skel);
+	open_calls(skel, opens);
+	err = bpfkit_syscall_tps_autoload(opens, NR_OPENS,
+					  "sys_enter_open* tracepoints");
 	if (err)
 		goto cleanup;
 
@@ -237,7 +240,8 @@ int main(int argc, char **argv)
 		goto cleanup;
 
 	/* Open the event channel, then attach to the open syscalls. */
-	err = bpfkit_attach(skel->skeleton, print_event, NULL, &ch);
+	err = bpfkit_attach_syscalls(skel->skeleton, opens, NR_OPENS,
+				     print_event, NULL, &ch);
 	if (err)
 		goto cleanup;
 

@@ -151,19 +151,24 @@ static enum bpfkit_verdict print_event(void *ctx, const void *data, size_t size)
 	return BPFKIT_SHOWN;
 }
 
-/* Load the kill-family programs this kernel has tracepoints for. */
-static void choose_programs(struct sigsnoop_bpf *skel)
+/* The kills: each one's enter program, and the exit program they share. */
+enum { NR_KILLS = 3 };
+
+static void kill_calls(struct sigsnoop_bpf *skel,
+		       struct bpfkit_syscall_tp calls[NR_KILLS])
 {
-	bpfkit_syscall_tp_autoload(skel->progs.kill_entry,
-				   skel->progs.kill_return, "kill");
-	bpfkit_syscall_tp_autoload(skel->progs.tkill_entry,
-				   skel->progs.tkill_return, "tkill");
-	bpfkit_syscall_tp_autoload(skel->progs.tgkill_entry,
-				   skel->progs.tgkill_return, "tgkill");
+	const struct bpfkit_syscall_tp c[NR_KILLS] = {
+		{ skel->progs.kill_entry, skel->progs.kill_return, "kill" },
+		{ skel->progs.tkill_entry, skel->progs.kill_return, "tkill" },
+		{ skel->progs.tgkill_entry, skel->progs.kill_return, "tgkill" },
+	};
+
+	memcpy(calls, c, sizeof(c));
 }
 
 int main(int argc, char **argv)
 {
+	struct bpfkit_syscall_tp kills[NR_KILLS];
 	struct sigsnoop_bpf *skel = NULL;
 	struct bpfkit_channel *ch = NULL;
 	int err;
@@ -183,7 +188,8 @@ int main(int argc, char **argv)
 	skel->rodata->kill_only = env.kill_only;
 	skel->rodata->failed_only = env.failed_only;
 	skel->rodata->target_sig = env.sig;
-	choose_programs(skel);
+	kill_calls(skel, kills);
+	bpfkit_syscall_tps_autoload(kills, NR_KILLS, NULL);
 
 	/* Write filters and channel settings to .rodata; load and verify. */
 	err = bpfkit_load(skel->skeleton, &skel->rodata->bpfkit_filter,
@@ -192,7 +198,8 @@ int main(int argc, char **argv)
 		goto cleanup;
 
 	/* Open the event channel, then attach to signal_generate and kills. */
-	err = bpfkit_attach(skel->skeleton, print_event, NULL, &ch);
+	err = bpfkit_attach_syscalls(skel->skeleton, kills, NR_KILLS,
+				     print_event, NULL, &ch);
 	if (err)
 		goto cleanup;
 

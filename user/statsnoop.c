@@ -120,30 +120,31 @@ static enum bpfkit_verdict print_event(void *ctx, const void *data, size_t size)
 	return BPFKIT_SHOWN;
 }
 
-/* Load only the stat calls this kernel has; fail when it has none. */
-static int choose_programs(struct statsnoop_bpf *skel)
+/* The stat calls: each one's enter program, and the exit they share. */
+enum { NR_STATS = 7 };
+
+static void stat_calls(struct statsnoop_bpf *skel,
+		       struct bpfkit_syscall_tp calls[NR_STATS])
 {
-	const struct bpfkit_syscall_tp calls[] = {
-		{ skel->progs.newstat_enter, skel->progs.newstat_exit,
-		  "newstat" },
+	const struct bpfkit_syscall_tp c[NR_STATS] = {
+		{ skel->progs.newstat_enter, skel->progs.stat_exit, "newstat" },
 		{ skel->progs.stat_enter, skel->progs.stat_exit, "stat" },
-		{ skel->progs.newlstat_enter, skel->progs.newlstat_exit,
+		{ skel->progs.newlstat_enter, skel->progs.stat_exit,
 		  "newlstat" },
-		{ skel->progs.lstat_enter, skel->progs.lstat_exit, "lstat" },
-		{ skel->progs.newfstatat_enter, skel->progs.newfstatat_exit,
+		{ skel->progs.lstat_enter, skel->progs.stat_exit, "lstat" },
+		{ skel->progs.newfstatat_enter, skel->progs.stat_exit,
 		  "newfstatat" },
-		{ skel->progs.fstatat64_enter, skel->progs.fstatat64_exit,
+		{ skel->progs.fstatat64_enter, skel->progs.stat_exit,
 		  "fstatat64" },
-		{ skel->progs.statx_enter, skel->progs.statx_exit, "statx" },
+		{ skel->progs.statx_enter, skel->progs.stat_exit, "statx" },
 	};
 
-	return bpfkit_syscall_tps_autoload(calls,
-					   sizeof(calls) / sizeof(calls[0]),
-					   "sys_enter_*stat* tracepoints");
+	memcpy(calls, c, sizeof(c));
 }
 
 int main(int argc, char **argv)
 {
+	struct bpfkit_syscall_tp stats[NR_STATS];
 	struct statsnoop_bpf *skel = NULL;
 	struct bpfkit_channel *ch = NULL;
 	int err;
@@ -161,7 +162,9 @@ int main(int argc, char **argv)
 
 	/* Set our own filter and keep the tracepoints this kernel has. */
 	skel->rodata->failed_only = env.failed_only;
-	err = choose_programs(skel);
+	stat_calls(skel, stats);
+	err = bpfkit_syscall_tps_autoload(stats, NR_STATS,
+					  "sys_enter_*stat* tracepoints");
 	if (err)
 		goto cleanup;
 
@@ -172,7 +175,8 @@ int main(int argc, char **argv)
 		goto cleanup;
 
 	/* Open the event channel, then attach to the stat syscalls. */
-	err = bpfkit_attach(skel->skeleton, print_event, NULL, &ch);
+	err = bpfkit_attach_syscalls(skel->skeleton, stats, NR_STATS,
+				     print_event, NULL, &ch);
 	if (err)
 		goto cleanup;
 

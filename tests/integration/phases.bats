@@ -63,8 +63,7 @@ verified() {
 @test "phases: execsnoop -v times every phase and each program's verification" {
 	phases execsnoop
 	common_phases
-	verified enter_execve enter_execveat exec_rekey exit_execve \
-		exit_execveat
+	verified enter_execve enter_execveat exec_rekey exit_exec
 	has_phase 'maps' && grep -qE 'phase maps: .* \([0-9]+ created\)$' <<<"$PHASES"
 }
 
@@ -102,8 +101,7 @@ verified() {
 	# loaded machine. Inlined in the loop, each enter program took 6000
 	# instructions on Linux 6.18; one global append_arg() takes 1646.
 	phases execsnoop --max-args 60
-	verified enter_execve enter_execveat exec_rekey exit_execve \
-		exit_execveat
+	verified enter_execve enter_execveat exec_rekey exit_exec
 	grep -E 'phase verify enter_execve(at)?: ' <<<"$PHASES" |
 		awk '{ if ($(NF - 2) >= 3000) bad = 1 } END { exit bad }'
 }
@@ -148,6 +146,21 @@ verified() {
 	done
 }
 
+@test "phases: the syscall tools verify one exit program for all their syscalls" {
+	# Each syscall had an exit program of its own, the same code verified
+	# and loaded once per syscall: mountsnoop's seven took 3 ms of its
+	# 5.6 ms of load here. The tools' own tests check that every call's
+	# exit still arrives.
+	phases opensnoop
+	verified open_enter openat_enter openat2_enter open_exit
+	phases mountsnoop
+	verified mount_exit mount_enter umount_enter fsopen_enter \
+		fsconfig_enter fsmount_enter move_mount_enter open_tree_enter
+	phases statsnoop
+	[ "$(grep -cE 'phase verify [a-z0-9_]+_exit: ' <<<"$PHASES")" = 1 ]
+	grep -q 'phase verify stat_exit: ' <<<"$PHASES"
+}
+
 @test "phases: sigsnoop reads signal_generate at its format layout, so libbpf loads no kernel BTF" {
 	# With vmlinux.h's trace_event_raw_signal_generate, libbpf parsed the
 	# kernel BTF and searched it for that one type: 16.6 M of sigsnoop's
@@ -155,7 +168,7 @@ verified() {
 	phases sigsnoop
 	common_phases
 	verified signal_generate kill_entry tkill_entry tgkill_entry \
-		kill_return tkill_return tgkill_return
+		kill_return
 	grep -q "phase kernel BTF: .* (not loaded: nothing needs it)$" \
 		<<<"$PHASES"
 }

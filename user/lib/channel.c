@@ -45,6 +45,9 @@ struct bpfkit_channel {
 	struct bpfkit_sink sink;
 	struct bpfkit_channel_stats reported; /* the loss reported so far */
 	__u64 last_flush_ns;
+	/* Links of skel's programs besides its own (bpfkit_channel_add_link) */
+	struct bpf_link **links;
+	size_t nr_links;
 };
 
 /* Where a sample's data starts: after its header and a 4-byte size. */
@@ -614,19 +617,22 @@ static void *detach_link(void *slot)
 }
 
 /*
- * Detach every program of S at once: the release of a tracepoint's link
- * waits for an RCU grace period of its own (tens of milliseconds, more on a
- * busy machine), so one thread per link lets those waits overlap. A link
- * whose thread cannot start is detached here.
+ * Detach every program of CH's skeleton at once, and CH's other links:
+ * the release of a tracepoint's link waits for an RCU grace period of its
+ * own (tens of milliseconds, more on a busy machine), so one thread per
+ * link lets those waits overlap. A link whose thread cannot start is
+ * detached here.
  */
-static void detach_all(struct bpf_object_skeleton *s)
+static void detach_all(struct bpfkit_channel *ch)
 {
-	pthread_t *threads = calloc(s->prog_cnt, sizeof(*threads));
+	struct bpf_object_skeleton *s = ch->skel;
+	size_t i, n = 0, slots = s->prog_cnt + ch->nr_links;
+	pthread_t *threads = calloc(slots, sizeof(*threads));
 	struct bpf_link **link;
-	int i, n = 0;
 
-	for (i = 0; i < s->prog_cnt; i++) {
-		link = s->progs[i].link;
+	for (i = 0; i < slots; i++) {
+		link = i < (size_t)s->prog_cnt ? s->progs[i].link :
+						 &ch->links[i - s->prog_cnt];
 		if (!link || !*link)
 			continue;
 		if (threads &&
@@ -638,6 +644,20 @@ static void detach_all(struct bpf_object_skeleton *s)
 	while (n--)
 		pthread_join(threads[n], NULL);
 	free(threads);
+}
+
+int bpfkit_channel_add_link(struct bpfkit_channel *ch, struct bpf_link *link)
+{
+	struct bpf_link **more;
+
+	more = realloc(ch->links, (ch->nr_links + 1) * sizeof(*more));
+	if (!more) {
+		bpf_link__destroy(link);
+		return -ENOMEM;
+	}
+	ch->links = more;
+	ch->links[ch->nr_links++] = link;
+	return 0;
 }
 
 /* Wait NS nanoseconds, signals or not. */
@@ -665,7 +685,7 @@ void bpfkit_channel_drain(struct bpfkit_channel *ch)
 	 * that long after the detach (by a program on a link of the tool's
 	 * own, outside the skeleton).
 	 */
-	detach_all(ch->skel);
+	detach_all(ch);
 	detached_ns = now_ns();
 	ch->sink.stop = NULL;
 	while (idle_ns < DRAIN_IDLE_NS) {
@@ -751,8 +771,13 @@ void bpfkit_channel_summarize(struct bpfkit_channel *ch)
 
 void bpfkit_channel_free(struct bpfkit_channel *ch)
 {
+	size_t i;
+
 	if (!ch)
 		return;
+	for (i = 0; i < ch->nr_links; i++)
+		bpf_link__destroy(ch->links[i]);
+	free(ch->links);
 	if (ch->epoll_fd >= 0)
 		close(ch->epoll_fd);
 	free(ch->events);

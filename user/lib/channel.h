@@ -129,6 +129,13 @@ void bpfkit_channel_summarize(struct bpfkit_channel *ch);
 
 void bpfkit_channel_free(struct bpfkit_channel *ch);
 
+/*
+ * Give CH LINK, another link of one of its skeleton's programs (one that
+ * serves several tracepoints): it is detached with theirs when CH drains,
+ * and destroyed with CH. 0, or -ENOMEM (LINK destroyed).
+ */
+int bpfkit_channel_add_link(struct bpfkit_channel *ch, struct bpf_link *link);
+
 /* The channel's parts that need no kernel, for its unit tests. */
 
 /* The settings OPTS gives the BPF side. */

@@ -364,31 +364,33 @@ int bpfkit_require_tracepoint(const char *category, const char *name,
 	return -ENOENT;
 }
 
-bool bpfkit_syscall_tp_autoload(struct bpf_program *enter,
-				struct bpf_program *exit, const char *name)
+/* Does this kernel have syscall NAME's two tracepoints? */
+static bool syscall_tps_exist(const char *name)
 {
 	char enter_tp[64], exit_tp[64];
-	bool ok;
 
 	snprintf(enter_tp, sizeof(enter_tp), "sys_enter_%s", name);
 	snprintf(exit_tp, sizeof(exit_tp), "sys_exit_%s", name);
-	ok = bpfkit_tracepoint_exists("syscalls", enter_tp) &&
-	     bpfkit_tracepoint_exists("syscalls", exit_tp);
-	bpf_program__set_autoload(enter, ok);
-	bpf_program__set_autoload(exit, ok);
-	return ok;
+	return bpfkit_tracepoint_exists("syscalls", enter_tp) &&
+	       bpfkit_tracepoint_exists("syscalls", exit_tp);
 }
 
 int bpfkit_syscall_tps_autoload(const struct bpfkit_syscall_tp *tps, size_t n,
 				const char *missing)
 {
-	bool found = false;
+	bool found = false, ok;
 	size_t i;
 
 	for (i = 0; i < n; i++)
-		found |= bpfkit_syscall_tp_autoload(tps[i].enter, tps[i].exit,
-						    tps[i].name);
-	if (!found) {
+		bpf_program__set_autoload(tps[i].exit, false);
+	for (i = 0; i < n; i++) {
+		ok = syscall_tps_exist(tps[i].name);
+		bpf_program__set_autoload(tps[i].enter, ok);
+		if (ok)
+			bpf_program__set_autoload(tps[i].exit, true);
+		found |= ok;
+	}
+	if (!found && missing) {
 		bpfkit_error(
 			"this kernel has no syscalls:%s (CONFIG_FTRACE_SYSCALLS)",
 			missing);

@@ -116,23 +116,22 @@ int bpfkit_require_tracepoint(const char *category, const char *name,
 			      const char *why);
 
 /*
- * Keep ENTER and EXIT (programs on syscalls:sys_enter_NAME and
- * sys_exit_NAME) in the object when both tracepoints exist, drop them
- * otherwise. Call before load; returns whether they are kept.
+ * A syscall's programs on syscalls:sys_enter_NAME and sys_exit_NAME. An
+ * exit program that several syscalls share is SEC("tracepoint"), with no
+ * target of its own: bpfkit_attach_syscalls() (setup room) attaches it to
+ * the exit of each.
  */
-bool bpfkit_syscall_tp_autoload(struct bpf_program *enter,
-				struct bpf_program *exit, const char *name);
-
-/* A syscall's programs on sys_enter_NAME and sys_exit_NAME. */
 struct bpfkit_syscall_tp {
 	struct bpf_program *enter, *exit;
 	const char *name;
 };
 
 /*
- * bpfkit_syscall_tp_autoload() each of the N syscalls in TPS. When the
- * kernel has none, say "this kernel has no syscalls:MISSING" and return
- * -ENOENT; 0 otherwise.
+ * Keep the programs of each of the N syscalls in TPS whose two
+ * tracepoints this kernel has, drop the others' (a shared exit program is
+ * kept while one of its syscalls is); call before load. When the kernel
+ * has none and MISSING is set, say "this kernel has no syscalls:MISSING"
+ * and return -ENOENT; 0 otherwise.
  */
 int bpfkit_syscall_tps_autoload(const struct bpfkit_syscall_tp *tps, size_t n,
 				const char *missing);

@@ -369,6 +369,41 @@ int bpfkit_attach_target(struct bpf_object_skeleton *s,
 	return err;
 }
 
+int bpfkit_attach_syscalls(struct bpf_object_skeleton *s,
+			   const struct bpfkit_syscall_tp *tps, size_t n,
+			   bpfkit_event_fn fn, void *ctx,
+			   struct bpfkit_channel **ch)
+{
+	struct bpf_link *link;
+	char exit_tp[64];
+	size_t i;
+	int err;
+
+	err = open_channel(s, fn, ctx, ch);
+	if (err)
+		return err;
+	/* Exits first: no record an enter program stages misses its exit. */
+	for (i = 0; i < n; i++) {
+		if (!bpf_program__autoload(tps[i].enter) ||
+		    strcmp(bpf_program__section_name(tps[i].exit),
+			   "tracepoint"))
+			continue;
+		snprintf(exit_tp, sizeof(exit_tp), "sys_exit_%s", tps[i].name);
+		link = bpf_program__attach_tracepoint(tps[i].exit, "syscalls",
+						      exit_tp);
+		err = link ? bpfkit_channel_add_link(*ch, link) : -errno;
+		if (err) {
+			bpfkit_fail("attach to the syscalls' exits", err);
+			return err;
+		}
+	}
+	err = bpf_object__attach_skeleton(s);
+	if (err)
+		bpfkit_fail("attach BPF programs", err);
+	bpfkit_phase("channel and attach");
+	return err;
+}
+
 /* Attach one user probe into PROG's link slot; reports its own failure. */
 static int attach_user_probe(struct bpf_object_skeleton *s,
 			     const struct bpfkit_user_probe *p)

@@ -22,6 +22,7 @@
 #include "bpfkit/layout.h"
 #include "channel.h"
 #include "cli.h"
+#include "kernel.h"
 
 /*
  * What every tool does first: parse the command line, then check
@@ -80,6 +81,16 @@ int bpfkit_attach(struct bpf_object_skeleton *s, bpfkit_event_fn fn, void *ctx,
 int bpfkit_attach_target(struct bpf_object_skeleton *s,
 			 const struct bpfkit_target *target, bpfkit_event_fn fn,
 			 void *ctx, struct bpfkit_channel **ch);
+
+/*
+ * bpfkit_attach(), with FN set, with the exit programs the N syscalls of
+ * TPS share (kernel.h: SEC("tracepoint")) attached first to each kept
+ * syscall's sys_exit tracepoint, their links held by the channel.
+ */
+int bpfkit_attach_syscalls(struct bpf_object_skeleton *s,
+			   const struct bpfkit_syscall_tp *tps, size_t n,
+			   bpfkit_event_fn fn, void *ctx,
+			   struct bpfkit_channel **ch);
 
 /*
  * A program on a user-space function or USDT probe, found at run time:
