@@ -112,18 +112,15 @@ static int read_record(struct oomkill_record *r, bool *complete)
 {
 	int err = bpfkit_read_record("oom", "mark_victim", r, OOMKILL_FIELDS);
 
-	if (err || r->pid == BPFKIT_ABSENT) {
+	if (!err && r->pid == BPFKIT_ABSENT) {
 		bpfkit_error(
-			"this kernel's oom:mark_victim has a record oomkill cannot read (see its format file in tracefs: %s)",
-			err == -ERANGE ? "a field of another size" :
-			err	       ? strerror(-err) :
-					 "no pid");
-		return err ?: -ENOTSUP;
+			"this kernel's oom:mark_victim has no pid field (see its format file in tracefs)");
+		err = -ENOTSUP;
 	}
 	*complete = r->comm != BPFKIT_ABSENT && r->uid != BPFKIT_ABSENT &&
 		    r->total_vm != BPFKIT_ABSENT &&
 		    r->oom_score_adj != BPFKIT_ABSENT;
-	return 0;
+	return err;
 }
 
 /* log2 of the page size in KiB: 2 for 4 KiB pages. */

@@ -459,16 +459,13 @@ static int read_record(struct tcpdrop_record *r)
 {
 	int err = bpfkit_read_record("skb", "kfree_skb", r, TCPDROP_FIELDS);
 
-	if (err || r->skbaddr == BPFKIT_ABSENT ||
-	    r->protocol == BPFKIT_ABSENT) {
+	if (!err &&
+	    (r->skbaddr == BPFKIT_ABSENT || r->protocol == BPFKIT_ABSENT)) {
 		bpfkit_error(
-			"this kernel's skb:kfree_skb has a record tcpdrop cannot read (see its format file in tracefs: %s)",
-			err == -ERANGE ? "a field of another size" :
-			err	       ? strerror(-err) :
-					 "no skbaddr or protocol");
-		return err ?: -ENOTSUP;
+			"this kernel's skb:kfree_skb has no skbaddr or protocol field (see its format file in tracefs)");
+		err = -ENOTSUP;
 	}
-	return 0;
+	return err;
 }
 
 /* Where this kernel's softirq code lies, for the BPF side's stack search. */

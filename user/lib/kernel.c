@@ -348,10 +348,19 @@ int bpfkit_tracepoint_fields(const char *category, const char *name,
 			     struct bpfkit_tp_field *fields, size_t n)
 {
 	char format[8192];
+	int err = -ENOENT;
 
-	if (!read_format(category, name, format, sizeof(format)))
-		return -ENOENT;
-	return bpfkit_format_fields(format, fields, n);
+	if (read_format(category, name, format, sizeof(format)))
+		err = bpfkit_format_fields(format, fields, n);
+	if (err == -ENOENT)
+		bpfkit_error(
+			"cannot read tracepoint %s:%s's format file in tracefs: mount tracefs, or run as root",
+			category, name);
+	else if (err)
+		bpfkit_error(
+			"this kernel's %s:%s has a field of another size than this tool reads (see its format file in tracefs)",
+			category, name);
+	return err;
 }
 
 int bpfkit_require_tracepoint(const char *category, const char *name,
@@ -762,17 +771,20 @@ static __u32 raw_btf_member(const struct raw_btf *rb, const struct btf_type *t,
 	return 0;
 }
 
-/* Struct NAME's type (a definition, not a forward one), or NULL. */
-static const struct btf_type *raw_btf_struct(const struct raw_btf *rb,
-					     const char *name)
+/*
+ * The type named NAME: a struct (a definition, not a forward one), or
+ * with IS_ENUM an enum (ENUM or ENUM64); NULL when there is none.
+ */
+static const struct btf_type *raw_btf_named(const struct raw_btf *rb,
+					    const char *name, bool is_enum)
 {
 	const struct btf_type *t;
 	__u32 id;
 
 	for (id = 1; id < rb->count; id++) {
 		t = rb->types[id];
-		if (btf_is_struct(t) && t->name_off &&
-		    !strcmp(raw_btf_name(rb, t->name_off), name))
+		if ((is_enum ? btf_is_any_enum(t) : btf_is_struct(t)) &&
+		    t->name_off && !strcmp(raw_btf_name(rb, t->name_off), name))
 			return t;
 	}
 	return NULL;
@@ -819,22 +831,6 @@ static __u32 raw_btf_named_member(const struct raw_btf *rb,
 			*bits += (r->old_size - m->size) * 8;
 	}
 	return id;
-}
-
-/* Enum NAME's type (ENUM or ENUM64), or NULL. */
-static const struct btf_type *raw_btf_enum(const struct raw_btf *rb,
-					   const char *name)
-{
-	const struct btf_type *t;
-	__u32 id;
-
-	for (id = 1; id < rb->count; id++) {
-		t = rb->types[id];
-		if ((btf_is_enum(t) || btf_is_enum64(t)) && t->name_off &&
-		    !strcmp(raw_btf_name(rb, t->name_off), name))
-			return t;
-	}
-	return NULL;
 }
 
 /* Enumerator NAME of enum T: 0 and its value in *VALUE, or -ENOENT. */
@@ -915,8 +911,7 @@ int bpfkit_btf_member_offsets(const char *btf_path,
 		if (!i || strcmp(members[i].type, members[i - 1].type) ||
 		    is_enum != ((members[i - 1].size & ~BPFKIT_OPTIONAL(0)) ==
 				BPFKIT_ENUMERATOR))
-			t = is_enum ? raw_btf_enum(&rb, members[i].type) :
-				      raw_btf_struct(&rb, members[i].type);
+			t = raw_btf_named(&rb, members[i].type, is_enum);
 		err = raw_btf_resolve(&rb, t, &members[i]);
 		/* A member some kernels lack: absent here, not an error. */
 		if (err == -ENOENT && (members[i].size & BPFKIT_OPTIONAL(0))) {
@@ -940,7 +935,7 @@ int bpfkit_btf_enumerators(const char *btf_path, const char *name,
 	int err;
 
 	err = raw_btf_open(btf_path, &rb);
-	t = err ? NULL : raw_btf_enum(&rb, name);
+	t = err ? NULL : raw_btf_named(&rb, name, true);
 	if (!err && !t)
 		err = -ENOENT;
 	e = t ? (const void *)(t + 1) : NULL;

@@ -76,12 +76,12 @@ struct bpfkit_tp_field {
  * its format file: for a program that reads fields only some kernels'
  * record has, without CO-RE. A field not there is BPFKIT_ABSENT. Returns
  * 0; -ENOENT when the file cannot be read, -ERANGE for a field whose size
- * is not its SIZE.
+ * is not its SIZE, each said in one line.
  */
 int bpfkit_tracepoint_fields(const char *category, const char *name,
 			     struct bpfkit_tp_field *fields, size_t n);
 
-/* The same, from the text of a format file, FORMAT; never -ENOENT. */
+/* The same, from the text of a format file, FORMAT, silently: 0 or -ERANGE. */
 int bpfkit_format_fields(const char *format, struct bpfkit_tp_field *fields,
 			 size_t n);
 

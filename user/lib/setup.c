@@ -340,6 +340,17 @@ static int open_channel(struct bpf_object_skeleton *s, bpfkit_event_fn fn,
 	return 0;
 }
 
+/* Attach every program left to autoattach; WHAT names a failure. */
+static int attach_rest(struct bpf_object_skeleton *s, const char *what)
+{
+	int err = bpf_object__attach_skeleton(s);
+
+	if (err)
+		bpfkit_fail(what, err);
+	bpfkit_phase("channel and attach");
+	return err;
+}
+
 int bpfkit_attach_target(struct bpf_object_skeleton *s,
 			 const struct bpfkit_target *target, bpfkit_event_fn fn,
 			 void *ctx, struct bpfkit_channel **ch)
@@ -362,11 +373,7 @@ int bpfkit_attach_target(struct bpf_object_skeleton *s,
 			return err;
 		}
 	}
-	err = bpf_object__attach_skeleton(s);
-	if (err)
-		bpfkit_fail(what, err);
-	bpfkit_phase("channel and attach");
-	return err;
+	return attach_rest(s, what);
 }
 
 int bpfkit_attach_syscalls(struct bpf_object_skeleton *s,
@@ -397,11 +404,7 @@ int bpfkit_attach_syscalls(struct bpf_object_skeleton *s,
 			return err;
 		}
 	}
-	err = bpf_object__attach_skeleton(s);
-	if (err)
-		bpfkit_fail("attach BPF programs", err);
-	bpfkit_phase("channel and attach");
-	return err;
+	return attach_rest(s, "attach BPF programs");
 }
 
 /* Attach one user probe into PROG's link slot; reports its own failure. */
@@ -453,11 +456,7 @@ int bpfkit_attach_user(struct bpf_object_skeleton *s,
 		if (err)
 			return err;
 	}
-	err = bpf_object__attach_skeleton(s);
-	if (err)
-		bpfkit_fail("attach BPF programs", err);
-	bpfkit_phase("channel and attach");
-	return err;
+	return attach_rest(s, "attach BPF programs");
 }
 
 int bpfkit_attach(struct bpf_object_skeleton *s, bpfkit_event_fn fn, void *ctx,
