@@ -151,15 +151,18 @@ int main(int argc, char **argv)
 		goto cleanup;
 	}
 
-	/* Our options and the buckets into .rodata; the block programs. */
+	/* Our options and the buckets into .rodata; the request layout. */
 	skel->rodata->queued = env.queued;
 	skel->rodata->per_disk = env.per_disk;
 	skel->rodata->per_op = env.per_op;
 	skel->rodata->bpfkit_rq_dev_filter = env.dev;
 	bpfkit_hist_cfg_init(&skel->rodata->bpfkit_hist_cfg);
-	bpfkit_blockio_autoload(
-		&(struct bpfkit_blockio_progs)BPFKIT_BLOCKIO_PROGS(skel),
-		env.queued, bpfkit_opts.btf_path);
+	err = bpfkit_blockio_prepare(&skel->rodata->bpfkit_rq_layout,
+				     skel->progs.io_start,
+				     skel->progs.rq_insert, env.queued,
+				     bpfkit_opts.btf_path);
+	if (err)
+		goto cleanup;
 
 	/* Load and verify. */
 	err = bpfkit_load(skel->skeleton, &skel->rodata->bpfkit_filter, NULL);

@@ -137,13 +137,16 @@ int main(int argc, char **argv)
 	}
 
 	/*
-	 * Our options into .rodata; the block programs this kernel has,
-	 * queueing too: a request's task is best known there.
+	 * Our options and the request layout into .rodata; the queue
+	 * program too: a request's task is best known there.
 	 */
 	skel->rodata->bpfkit_rq_dev_filter = env.dev;
-	bpfkit_blockio_autoload(
-		&(struct bpfkit_blockio_progs)BPFKIT_BLOCKIO_PROGS(skel), true,
-		bpfkit_opts.btf_path);
+	err = bpfkit_blockio_prepare(&skel->rodata->bpfkit_rq_layout,
+				     skel->progs.io_start,
+				     skel->progs.rq_insert, true,
+				     bpfkit_opts.btf_path);
+	if (err)
+		goto cleanup;
 
 	/* Write filters and channel settings to .rodata; load and verify. */
 	err = bpfkit_load(skel->skeleton, &skel->rodata->bpfkit_filter,

@@ -12,9 +12,10 @@
  *	static __always_inline void rq_unstaged(void);
  *
  * called when a request's start found no room in the map (so that its
- * completion is counted lost, not missed silently). The programs come
- * in tp_btf and raw_tp pairs; user space keeps one of each (blockio.h in
- * user/lib), and the queue programs only when it needs queue times:
+ * completion is counted lost, not missed silently). The programs are
+ * raw_tp ones and read the request at the offsets in bpfkit_rq_layout:
+ * libbpf needs no kernel BTF. User space (blockio.h in user/lib) fills
+ * the layout and keeps a queue program only when it needs queue times:
  * block_io_start where the kernel has it (Linux 6.5 and later: every
  * request, as it is made), block_rq_insert before (requests that go
  * through a queue; those issued directly are seen at issue only).
@@ -23,10 +24,10 @@
 #define BPFKIT_BLOCKIO_BPF_H
 
 #include "vmlinux.h"
-#include <bpf/bpf_core_read.h>
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 #include "bpfkit/blockio.h"
+#include "bpfkit/layout.bpf.h"
 
 #define BPFKIT_RQ_MAX_INFLIGHT 10240 /* requests tracked at once */
 
@@ -48,39 +49,45 @@ struct {
 	__type(value, struct bpfkit_rq_start);
 } bpfkit_rq_starts SEC(".maps");
 
-/* Kernels before 5.17 have the disk in the request itself. */
-struct request___old {
-	struct gendisk *rq_disk;
-};
+/* Where this kernel keeps what the programs read (BPFKIT_RQ_LAYOUT). */
+const volatile struct bpfkit_rq_layout bpfkit_rq_layout;
 
 static __always_inline __u32 bpfkit_rq_dev(struct request *rq)
 {
-	struct gendisk *disk;
+	const volatile struct bpfkit_rq_layout *l = &bpfkit_rq_layout;
+	const void *disk;
 
-	if (bpf_core_field_exists(((struct request___old *)0)->rq_disk))
-		disk = BPF_CORE_READ((struct request___old *)rq, rq_disk);
+	/* Kernels before 5.17 have the disk in the request itself. */
+	if (l->request_rq_disk != BPFKIT_ABSENT)
+		disk = bpfkit_read_ptr(rq, l->request_rq_disk);
 	else
-		disk = BPF_CORE_READ(rq, q, disk);
+		disk = bpfkit_read_ptr(bpfkit_read_ptr(rq, l->request_q),
+				       l->request_queue_disk);
 	if (!disk)
 		return 0;
-	return BPF_CORE_READ(disk, major) << BPFKIT_MINOR_BITS |
-	       BPF_CORE_READ(disk, first_minor);
+	return bpfkit_read_s32(disk, l->gendisk_major) << BPFKIT_MINOR_BITS |
+	       bpfkit_read_s32(disk, l->gendisk_first_minor);
 }
 
-/* The request's operation and flags, as BPFKIT_RQ_* (blockio.h). */
+/*
+ * The request's operation and flags, as BPFKIT_RQ_* (blockio.h); the
+ * layout holds the kernel's flags as masks.
+ */
 static __always_inline __u32 bpfkit_rq_op(struct request *rq)
 {
-	__u32 f = BPF_CORE_READ(rq, cmd_flags), op = f & BPFKIT_RQ_OP_MASK;
+	const volatile struct bpfkit_rq_layout *l = &bpfkit_rq_layout;
+	__u32 f = bpfkit_read_s32(rq, l->request_cmd_flags);
+	__u32 op = f & BPFKIT_RQ_OP_MASK;
 
-	if (f & (1U << bpf_core_enum_value(enum req_flag_bits, __REQ_SYNC)))
+	if (f & l->req_flag_bits___REQ_SYNC)
 		op |= BPFKIT_RQ_SYNC;
-	if (f & (1U << bpf_core_enum_value(enum req_flag_bits, __REQ_META)))
+	if (f & l->req_flag_bits___REQ_META)
 		op |= BPFKIT_RQ_META;
-	if (f & (1U << bpf_core_enum_value(enum req_flag_bits, __REQ_FUA)))
+	if (f & l->req_flag_bits___REQ_FUA)
 		op |= BPFKIT_RQ_FUA;
-	if (f & (1U << bpf_core_enum_value(enum req_flag_bits, __REQ_PREFLUSH)))
+	if (f & l->req_flag_bits___REQ_PREFLUSH)
 		op |= BPFKIT_RQ_PREFLUSH;
-	if (f & (1U << bpf_core_enum_value(enum req_flag_bits, __REQ_RAHEAD)))
+	if (f & l->req_flag_bits___REQ_RAHEAD)
 		op |= BPFKIT_RQ_RAHEAD;
 	return op;
 }
@@ -154,59 +161,29 @@ static __always_inline void rq_completed(void *ctx, struct request *rq)
 	bpf_map_delete_elem(&bpfkit_rq_starts, &key);
 }
 
-SEC("tp_btf/block_io_start")
-int BPF_PROG(io_start_btf, struct request *rq)
-{
-	rq_queued(rq);
-	return 0;
-}
-
 SEC("raw_tp/block_io_start")
-int BPF_PROG(io_start_raw, struct request *rq)
-{
-	rq_queued(rq);
-	return 0;
-}
-
-SEC("tp_btf/block_rq_insert")
-int BPF_PROG(rq_insert_btf, struct request *rq)
+int BPF_PROG(io_start, struct request *rq)
 {
 	rq_queued(rq);
 	return 0;
 }
 
 SEC("raw_tp/block_rq_insert")
-int BPF_PROG(rq_insert_raw, struct request *rq)
+int BPF_PROG(rq_insert, struct request *rq)
 {
 	rq_queued(rq);
 	return 0;
 }
 
-SEC("tp_btf/block_rq_issue")
-int BPF_PROG(rq_issue_btf, struct request *rq)
-{
-	rq_issued(rq);
-	return 0;
-}
-
 SEC("raw_tp/block_rq_issue")
-int BPF_PROG(rq_issue_raw, struct request *rq)
+int BPF_PROG(rq_issue, struct request *rq)
 {
 	rq_issued(rq);
-	return 0;
-}
-
-SEC("tp_btf/block_rq_complete")
-int BPF_PROG(rq_complete_btf, struct request *rq, int error,
-	     unsigned int nr_bytes)
-{
-	rq_completed(ctx, rq);
 	return 0;
 }
 
 SEC("raw_tp/block_rq_complete")
-int BPF_PROG(rq_complete_raw, struct request *rq, int error,
-	     unsigned int nr_bytes)
+int BPF_PROG(rq_complete, struct request *rq, int error, unsigned int nr_bytes)
 {
 	rq_completed(ctx, rq);
 	return 0;

@@ -230,6 +230,24 @@ verified() {
 	done
 }
 
+@test "phases: biolatency and biosnoop attach raw tracepoints and read requests at BTF offsets, so libbpf loads no kernel BTF" {
+	# On tp_btf, with struct request and gendisk and enum req_flag_bits
+	# as CO-RE relocations, libbpf parsed the kernel BTF (about 10 ms)
+	# and searched it (about 7 ms). biolatency.bats and biosnoop.bats
+	# check the disks, operations, sectors and sizes.
+	phases biolatency -D -F
+	common_phases
+	verified rq_issue rq_complete
+	grep -q "phase kernel BTF: .* (not loaded: nothing needs it)$" \
+		<<<"$PHASES"
+	# With the queue program: block_io_start where the kernel has it.
+	phases biosnoop
+	common_phases
+	verified '(io_start|rq_insert)' rq_issue rq_complete
+	grep -q "phase kernel BTF: .* (not loaded: nothing needs it)$" \
+		<<<"$PHASES"
+}
+
 @test "phases: offcputime and wakeuptime read tasks at BTF offsets, so libbpf loads no kernel BTF" {
 	# A task's pid, comm and state (task_struct's __state, "state" before
 	# Linux 5.14: the raw pass knows the rename) were CO-RE relocations:

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
-/* Block I/O tools' user side: program choice, disk names, operations. */
+/* Block I/O tools' user side: request layout, disks, operations. */
 #include <errno.h>
 #include <libgen.h>
 #include <limits.h>
@@ -10,26 +10,25 @@
 #include "cli.h"
 #include "kernel.h"
 
-const char *bpfkit_blockio_autoload(const struct bpfkit_blockio_progs *p,
-				    bool queued, const char *btf_path)
-{
-	bool io_start = queued && bpfkit_btf_tracepoint_exists(
-					  btf_path, "block_io_start");
-	bool btf;
+/* A flag's bit number made its mask: one AND per flag and request. */
+#define RQ_FLAG_MASK(type, name, size) \
+	l->type##_##name = 1U << l->type##_##name;
 
-	btf = bpfkit_tp_btf_autoload(
-		(struct bpf_program *const[]){ p->issue_btf, p->complete_btf,
-					       p->io_start_btf, p->insert_btf },
-		(struct bpf_program *const[]){ p->issue_raw, p->complete_raw,
-					       p->io_start_raw, p->insert_raw },
-		4, btf_path, "block_rq_issue");
-	bpf_program__set_autoload(p->io_start_btf, io_start && btf);
-	bpf_program__set_autoload(p->io_start_raw, io_start && !btf);
-	bpf_program__set_autoload(p->insert_btf, queued && !io_start && btf);
-	bpf_program__set_autoload(p->insert_raw, queued && !io_start && !btf);
-	if (!queued)
-		return NULL;
-	return io_start ? "block_io_start" : "block_rq_insert";
+int bpfkit_blockio_prepare(struct bpfkit_rq_layout *l,
+			   struct bpf_program *io_start,
+			   struct bpf_program *insert, bool queued,
+			   const char *btf_path)
+{
+	bool io_start_tp = queued &&
+			   bpfkit_tracepoint_exists("block", "block_io_start");
+	int err = bpfkit_read_layout(btf_path, l, BPFKIT_RQ_LAYOUT);
+
+	if (err)
+		return err;
+	BPFKIT_RQ_FLAGS(RQ_FLAG_MASK)
+	bpf_program__set_autoload(io_start, io_start_tp);
+	bpf_program__set_autoload(insert, queued && !io_start_tp);
+	return 0;
 }
 
 void bpfkit_disk_name(__u32 dev, char *buf, size_t len)

@@ -997,11 +997,6 @@ static int tracepoint_btf_id(const char *btf_path, const char *name)
 	return id;
 }
 
-bool bpfkit_btf_tracepoint_exists(const char *btf_path, const char *name)
-{
-	return tracepoint_btf_id(btf_path, name) > 0;
-}
-
 bool bpfkit_tp_btf_autoload(struct bpf_program *const *tp_btf,
 			    struct bpf_program *const *raw, size_t n,
 			    const char *btf_path, const char *name)

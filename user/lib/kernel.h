@@ -168,12 +168,6 @@ __u64 bpfkit_prog_skipped_runs(const struct bpf_program *p);
 int bpfkit_probe_tracing(enum bpf_attach_type attach_type, int btf_id);
 
 /*
- * Does the kernel's BTF (BTF_PATH's, or the running kernel's) know
- * tracepoint NAME, as the btf_trace_NAME type tp_btf programs attach by?
- */
-bool bpfkit_btf_tracepoint_exists(const char *btf_path, const char *name);
-
-/*
  * Keep the N programs of TP_BTF (tp_btf) when this kernel loads tp_btf
  * programs on tracepoint NAME, else the N programs of RAW (raw_tp, the
  * same code); call before load. Returns whether tp_btf is kept.
