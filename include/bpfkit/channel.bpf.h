@@ -51,6 +51,7 @@ struct {
 struct bpfkit_wakeups {
 	__u64 woken_ns; /* bpf_ktime_get_ns() of the last wakeup */
 	__u64 pending; /* perf: records written since the kernel last woke */
+	__u64 bytes; /* perf: bytes written since the reader was last woken */
 };
 
 /* Per CPU, as the perf buffers are. */
@@ -71,7 +72,7 @@ static __always_inline long bpfkit_emit_ring(const void *data, __u64 size,
 	__u64 flags = BPF_RB_NO_WAKEUP;
 
 	if (pending + size >= bpfkit_channel_cfg.wakeup * size ||
-	    pending >= bpfkit_channel_cfg.ring_wakeup_max ||
+	    pending >= bpfkit_channel_cfg.wakeup_bytes ||
 	    now - bpfkit_ring_woken_ns >= bpfkit_channel_cfg.wakeup_budget_ns) {
 		flags = BPF_RB_FORCE_WAKEUP;
 		bpfkit_ring_woken_ns = now;
@@ -91,11 +92,19 @@ static __always_inline long bpfkit_emit_perf(void *ctx, const void *data,
 	w = bpf_map_lookup_elem(&bpfkit_wakeups, &zero);
 	if (err || !w)
 		return err;
-	/* The kernel itself wakes the reader at every wakeup-th record. */
+	/*
+	 * The kernel itself wakes the reader at every wakeup-th record; the
+	 * doorbell does when half the buffer is pending first (big records)
+	 * or when the reader was last woken long ago (a lone record).
+	 */
+	w->bytes += size;
 	if (++w->pending >= bpfkit_channel_cfg.wakeup) {
 		w->pending = 0;
+		w->bytes = 0;
 		w->woken_ns = now;
-	} else if (now - w->woken_ns >= bpfkit_channel_cfg.wakeup_budget_ns) {
+	} else if (w->bytes >= bpfkit_channel_cfg.wakeup_bytes ||
+		   now - w->woken_ns >= bpfkit_channel_cfg.wakeup_budget_ns) {
+		w->bytes = 0;
 		w->woken_ns = now;
 		bpf_perf_event_output(ctx, &bpfkit_doorbell, BPF_F_CURRENT_CPU,
 				      &now, sizeof(now));

@@ -14,7 +14,7 @@
 struct bpfkit_channel_cfg {
 	__u32 ringbuf; /* emit into the ring buffer instead of the perf buffer */
 	__u32 wakeup; /* wake the reader once this many records are pending */
-	__u64 ring_wakeup_max; /* ...or this many bytes, whichever is fewer */
+	__u64 wakeup_bytes; /* ...or this many bytes: half a buffer */
 	__u64 wakeup_budget_ns; /* ...or at once if last woken this long ago */
 };
 

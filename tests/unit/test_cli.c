@@ -99,7 +99,7 @@ static void test_defaults(void **state)
 	assert_int_equal(bpfkit_opts.filter.uid, BPFKIT_ANY_UID);
 	assert_int_equal(bpfkit_opts.channel.transport, BPFKIT_PERF_BUFFER);
 	assert_int_equal(bpfkit_opts.channel.pages, 64);
-	assert_int_equal(bpfkit_opts.channel.wakeup, 64);
+	assert_int_equal(bpfkit_opts.channel.wakeup, 1024);
 	assert_int_equal(bpfkit_opts.channel.latency_ms, 100);
 	assert_false(bpfkit_opts.output.json);
 	assert_true(bpfkit_opts.duration == 0);
@@ -219,11 +219,13 @@ static void test_channel_cfg(void **state)
 	assert_int_equal(cfg.wakeup, 4);
 	while (ring < 8ULL * sysconf(_SC_PAGESIZE) * libbpf_num_possible_cpus())
 		ring <<= 1;
-	assert_int_equal(cfg.ring_wakeup_max, ring / 2);
+	assert_int_equal(cfg.wakeup_bytes, ring / 2);
 
+	/* The perf buffer's: half of one CPU's. */
 	bpfkit_channel_cfg_init(&cfg, &opts);
 	assert_int_equal(cfg.ringbuf, 0);
-	assert_int_equal(cfg.wakeup, 64);
+	assert_int_equal(cfg.wakeup, 1024);
+	assert_int_equal(cfg.wakeup_bytes, 64 * sysconf(_SC_PAGESIZE) / 2);
 }
 
 /* -p, -u, -c and --cgroup as the BPF side reads struct bpfkit_filter. */

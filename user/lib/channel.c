@@ -100,7 +100,10 @@ void bpfkit_channel_cfg_init(struct bpfkit_channel_cfg *cfg,
 {
 	cfg->ringbuf = opts->transport == BPFKIT_RING_BUFFER;
 	cfg->wakeup = opts->wakeup;
-	cfg->ring_wakeup_max = ring_size(opts->pages) / 2;
+	/* Half the ring, or of one CPU's perf buffer: no burst fills it first. */
+	cfg->wakeup_bytes =
+		cfg->ringbuf ? ring_size(opts->pages) / 2 :
+			       (__u64)opts->pages * sysconf(_SC_PAGESIZE) / 2;
 	cfg->wakeup_budget_ns = WAKEUP_BUDGET_NS;
 }
 

@@ -31,10 +31,10 @@ struct bpfkit_channel_opts {
 	unsigned int latency_ms; /* longest wait before a flush */
 };
 
-#define BPFKIT_CHANNEL_DEFAULTS                                             \
-	{                                                                   \
-		.transport = BPFKIT_PERF_BUFFER, .pages = 64, .wakeup = 64, \
-		.latency_ms = 100,                                          \
+#define BPFKIT_CHANNEL_DEFAULTS                                               \
+	{                                                                     \
+		.transport = BPFKIT_PERF_BUFFER, .pages = 64, .wakeup = 1024, \
+		.latency_ms = 100,                                            \
 	}
 
 /* What a tool's callback did with a record. */

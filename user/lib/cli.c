@@ -133,7 +133,7 @@ static const struct {
 	    "Buffer size in pages per CPU, a power of two (default 64)", 0 } },
 	{ BPFKIT_OPT_CHANNEL,
 	  { "wakeup", OPT_WAKEUP, "N", 0,
-	    "Wake the reader every N records (default 64)", 0 } },
+	    "Wake the reader every N records (default 1024)", 0 } },
 	{ BPFKIT_OPT_CHANNEL,
 	  { "latency", OPT_LATENCY, "MS", 0,
 	    "Longest delay before a record is printed (default 100)", 0 } },
