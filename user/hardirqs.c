@@ -156,6 +156,7 @@ int main(int argc, char **argv)
 	/* Our options, the buckets and the name's offset into .rodata. */
 	skel->rodata->per_cpu = env.per_cpu;
 	bpfkit_hist_cfg_init(&skel->rodata->bpfkit_hist_cfg);
+	bpfkit_hist_sparse_map(skel->maps.hardirqs_hists);
 	err = bpfkit_read_layout(bpfkit_opts.btf_path, &skel->rodata->layout,
 				 HARDIRQS_MEMBERS);
 	if (err)

@@ -6,6 +6,8 @@
  * parse gives.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -14,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/utsname.h>
 #include <bpf/btf.h>
 #include <cmocka.h>
 #include "bpfkit/layout.h"
@@ -413,6 +416,89 @@ static void test_kernel_funcs(void **state)
 	assert_int_equal(first[1].start, 0);
 }
 
+/* Raw BTF of one struct "kept" { B_BITS-bit int b; int a; } at PATH. */
+static void write_kept(const char *path, int b_bits)
+{
+	struct btf *btf = btf__new_empty();
+	char tmp[PATH_MAX];
+	const void *raw;
+	int fd, i32, b;
+	__u32 size;
+
+	assert_non_null(btf);
+	i32 = btf__add_int(btf, "int", 4, BTF_INT_SIGNED);
+	b = b_bits == 32 ? i32 : btf__add_int(btf, "long", 8, BTF_INT_SIGNED);
+	btf__add_struct(btf, "kept", 4 + b_bits / 8);
+	btf__add_field(btf, "b", b, 0, 0);
+	btf__add_field(btf, "a", i32, b_bits, 0);
+	raw = btf__raw_data(btf, &size);
+	snprintf(tmp, sizeof(tmp), "%s.new", path);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, raw, size), size);
+	close(fd);
+	assert_int_equal(rename(tmp, path), 0);
+	btf__free(btf);
+}
+
+/*
+ * The passes of one process share one walk, which follows the file: one
+ * replaced since is read again, and bpfkit_btf_release() lets it go.
+ */
+static void test_kept(void **state)
+{
+	struct bpfkit_btf_member m = { .type = "kept", .name = "a", .size = 4 };
+	const struct bpfkit_btf_member *failed;
+	char path[] = "/tmp/bpfkit-test-kept-XXXXXX";
+	int fd = mkstemp(path);
+
+	assert_true(fd >= 0);
+	close(fd);
+	write_kept(path, 32);
+	assert_int_equal(bpfkit_btf_member_offsets(path, &m, 1, &failed), 0);
+	assert_int_equal(m.offset, 4);
+	/* Another file at the same path: its own offsets, not the kept ones. */
+	write_kept(path, 64);
+	assert_int_equal(bpfkit_btf_member_offsets(path, &m, 1, &failed), 0);
+	assert_int_equal(m.offset, 8);
+	/* Another path between: each file read as it is. */
+	m = (struct bpfkit_btf_member){ .type = "outer",
+					.name = "c",
+					.size = 4 };
+	assert_int_equal(bpfkit_btf_member_offsets(*state, &m, 1, &failed), 0);
+	assert_int_equal(m.offset, 12);
+	m = (struct bpfkit_btf_member){ .type = "kept",
+					.name = "a",
+					.size = 4 };
+	assert_int_equal(bpfkit_btf_member_offsets(path, &m, 1, &failed), 0);
+	assert_int_equal(m.offset, 8);
+	bpfkit_btf_release();
+	bpfkit_btf_release(); /* twice: nothing kept is nothing to free */
+	assert_int_equal(bpfkit_btf_member_offsets(path, &m, 1, &failed), 0);
+	assert_int_equal(m.offset, 8);
+	bpfkit_btf_release();
+	/* A file gone: its error, not what was kept of it. */
+	assert_int_equal(bpfkit_btf_member_offsets(path, &m, 1, &failed), 0);
+	unlink(path);
+	assert_int_equal(bpfkit_btf_member_offsets(path, &m, 1, &failed),
+			 -ENOENT);
+}
+
+/* The release uname gives, compared by major and minor numbers. */
+static void test_kernel_at_least(void **state)
+{
+	unsigned int major, minor;
+	struct utsname u;
+
+	assert_int_equal(uname(&u), 0);
+	assert_int_equal(sscanf(u.release, "%u.%u", &major, &minor), 2);
+	assert_true(bpfkit_kernel_at_least(major, minor));
+	assert_true(bpfkit_kernel_at_least(major, 0));
+	assert_true(bpfkit_kernel_at_least(major - 1, minor + 1));
+	assert_false(bpfkit_kernel_at_least(major, minor + 1));
+	assert_false(bpfkit_kernel_at_least(major + 1, 0));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -426,6 +512,8 @@ int main(void)
 		cmocka_unit_test(test_refused),
 		cmocka_unit_test(test_kernel_task_struct),
 		cmocka_unit_test(test_kernel_funcs),
+		cmocka_unit_test(test_kept),
+		cmocka_unit_test(test_kernel_at_least),
 	};
 
 	return cmocka_run_group_tests_name("kernel", tests, write_btf,

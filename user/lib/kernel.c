@@ -20,6 +20,7 @@
 #include <sys/stat.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <linux/capability.h>
 #include <bpf/bpf.h>
@@ -408,6 +409,18 @@ int bpfkit_syscall_tps_autoload(const struct bpfkit_syscall_tp *tps, size_t n,
 	return 0;
 }
 
+bool bpfkit_kernel_at_least(unsigned int major, unsigned int minor)
+{
+	unsigned int have_major, have_minor;
+	struct utsname u;
+
+	if (uname(&u) ||
+	    sscanf(u.release, "%u.%u", &have_major, &have_minor) != 2)
+		return false;
+	return have_major > major ||
+	       (have_major == major && have_minor >= minor);
+}
+
 bool bpfkit_kprobes_available(void)
 {
 	const char *tracefs = bpfkit_tracefs();
@@ -529,49 +542,6 @@ static long btf_type_extra(__u32 kind, __u32 vlen)
 }
 
 /*
- * The id of typedef NAME in the raw BTF of DATA (SIZE bytes): 0 when it has
- * none, -1 when DATA is not BTF this walk knows. One pass over the types,
- * without the indexes btf__parse() builds: libbpf parses the kernel's BTF
- * again at load, and a second full parse took 10 ms of CPU on Linux 6.18.
- */
-static int raw_btf_typedef_id(const char *data, size_t size, const char *name)
-{
-	const struct btf_header *h = (const void *)data;
-	const char *types, *strs, *at, *end;
-	size_t want = strlen(name) + 2;
-	char key[160];
-	__u32 off;
-	long extra;
-	int id;
-
-	if (size < sizeof(*h) || h->magic != BTF_MAGIC || h->hdr_len > size ||
-	    want > sizeof(key) ||
-	    (size_t)h->hdr_len + h->type_off + h->type_len > size ||
-	    (size_t)h->hdr_len + h->str_off + h->str_len > size)
-		return -1;
-	types = data + h->hdr_len + h->type_off;
-	strs = data + h->hdr_len + h->str_off;
-	/* Names are unique in the string section, each after a NUL. */
-	snprintf(key, sizeof(key), "%c%s", 0, name);
-	at = memmem(strs, h->str_len, key, want);
-	if (!at)
-		return 0;
-	off = at + 1 - strs;
-	end = types + h->type_len;
-	for (id = 1; types + sizeof(struct btf_type) <= end; id++) {
-		const struct btf_type *t = (const void *)types;
-
-		if (btf_kind(t) == BTF_KIND_TYPEDEF && t->name_off == off)
-			return id;
-		extra = btf_type_extra(btf_kind(t), btf_vlen(t));
-		if (extra < 0)
-			return -1;
-		types += sizeof(*t) + extra;
-	}
-	return 0;
-}
-
-/*
  * File PATH mapped into memory where its file system allows (the kernel's
  * BTF since Linux 6.16: no copy), else read: its size in *SIZE, *MAPPED
  * says which, for release_file(). NULL on failure, with errno set.
@@ -605,9 +575,13 @@ static void release_file(char *data, size_t size, bool mapped)
 		free(data);
 }
 
-/* Raw BTF's types by id ([0] unused) and its strings. */
+/*
+ * Raw BTF's types by id, as offsets from the first ([0] unused: 4 bytes
+ * an entry, half what pointers take to fault in), and its strings.
+ */
 struct raw_btf {
-	const struct btf_type **types;
+	const char *type_data;
+	__u32 *types;
 	__u32 count;
 	const char *strs;
 	__u32 str_len;
@@ -633,6 +607,7 @@ static int raw_btf_index(const char *data, size_t size, struct raw_btf *rb)
 		return -EINVAL;
 	types = data + h->hdr_len + h->type_off;
 	end = types + h->type_len;
+	rb->type_data = types;
 	rb->strs = data + h->hdr_len + h->str_off;
 	rb->str_len = h->str_len;
 	rb->types = NULL;
@@ -647,7 +622,7 @@ static int raw_btf_index(const char *data, size_t size, struct raw_btf *rb)
 				return -ENOMEM;
 			rb->types = more;
 		}
-		rb->types[rb->count] = t;
+		rb->types[rb->count] = types - rb->type_data;
 		extra = btf_type_extra(btf_kind(t), btf_vlen(t));
 		if (extra < 0)
 			return -EINVAL;
@@ -690,6 +665,64 @@ static int raw_btf_open(const char *btf_path, struct raw_btf *rb)
 	return err;
 }
 
+/*
+ * The kernel's BTF indexed by the first raw pass a tool makes, kept for
+ * the others until bpfkit_btf_release() (bpfkit_load() calls it, once
+ * every layout is read): a tool's layouts, its enumerators and its
+ * tracepoints' typedefs cost one walk over the 120000 and more types, not
+ * one each.
+ */
+static struct raw_btf kept_btf;
+static char *kept_btf_path; /* --btf FILE; NULL: the running kernel's */
+static struct stat kept_btf_stat; /* the file it came from, as it was */
+static bool btf_kept;
+
+void bpfkit_btf_release(void)
+{
+	if (btf_kept)
+		raw_btf_close(&kept_btf);
+	free(kept_btf_path);
+	kept_btf_path = NULL;
+	btf_kept = false;
+}
+
+/* Whether the kept BTF came from BTF_PATH's file as it is now. */
+static bool btf_is_kept(const char *btf_path)
+{
+	struct stat st;
+
+	return btf_kept && !strcmp(btf_path ?: "", kept_btf_path ?: "") &&
+	       !stat(btf_path ?: BPFKIT_KERNEL_BTF, &st) &&
+	       st.st_dev == kept_btf_stat.st_dev &&
+	       st.st_ino == kept_btf_stat.st_ino &&
+	       st.st_size == kept_btf_stat.st_size &&
+	       st.st_mtim.tv_sec == kept_btf_stat.st_mtim.tv_sec &&
+	       st.st_mtim.tv_nsec == kept_btf_stat.st_mtim.tv_nsec;
+}
+
+/* The kernel's BTF (BTF_PATH's if set) in *RB, indexed once: 0 or -errno. */
+static int raw_btf_get(const char *btf_path, const struct raw_btf **rb)
+{
+	int err;
+
+	*rb = &kept_btf;
+	if (btf_is_kept(btf_path))
+		return 0;
+	bpfkit_btf_release();
+	if (stat(btf_path ?: BPFKIT_KERNEL_BTF, &kept_btf_stat))
+		return -errno;
+	if (btf_path && !(kept_btf_path = strdup(btf_path)))
+		return -ENOMEM;
+	err = raw_btf_open(btf_path, &kept_btf);
+	if (err) {
+		raw_btf_close(&kept_btf);
+		bpfkit_btf_release();
+		return err;
+	}
+	btf_kept = true;
+	return 0;
+}
+
 static const char *raw_btf_name(const struct raw_btf *rb, __u32 off)
 {
 	return off < rb->str_len ? rb->strs + off : "";
@@ -697,7 +730,9 @@ static const char *raw_btf_name(const struct raw_btf *rb, __u32 off)
 
 static const struct btf_type *raw_btf_type(const struct raw_btf *rb, __u32 id)
 {
-	return id && id < rb->count ? rb->types[id] : NULL;
+	return id && id < rb->count ?
+		       (const void *)(rb->type_data + rb->types[id]) :
+		       NULL;
 }
 
 /* The size of type ID, through typedefs and qualifiers; 0 if unknown. */
@@ -782,7 +817,7 @@ static const struct btf_type *raw_btf_named(const struct raw_btf *rb,
 	__u32 id;
 
 	for (id = 1; id < rb->count; id++) {
-		t = rb->types[id];
+		t = raw_btf_type(rb, id);
 		if ((is_enum ? btf_is_any_enum(t) : btf_is_struct(t)) &&
 		    t->name_off && !strcmp(raw_btf_name(rb, t->name_off), name))
 			return t;
@@ -896,13 +931,13 @@ int bpfkit_btf_member_offsets(const char *btf_path,
 			      const struct bpfkit_btf_member **failed)
 {
 	const struct btf_type *t = NULL;
-	struct raw_btf rb;
+	const struct raw_btf *rb;
 	bool is_enum;
 	size_t i;
 	int err;
 
 	*failed = members;
-	err = raw_btf_open(btf_path, &rb);
+	err = raw_btf_get(btf_path, &rb);
 	for (i = 0; !err && i < n; i++) {
 		*failed = &members[i];
 		is_enum = (members[i].size & ~BPFKIT_OPTIONAL(0)) ==
@@ -911,15 +946,14 @@ int bpfkit_btf_member_offsets(const char *btf_path,
 		if (!i || strcmp(members[i].type, members[i - 1].type) ||
 		    is_enum != ((members[i - 1].size & ~BPFKIT_OPTIONAL(0)) ==
 				BPFKIT_ENUMERATOR))
-			t = raw_btf_named(&rb, members[i].type, is_enum);
-		err = raw_btf_resolve(&rb, t, &members[i]);
+			t = raw_btf_named(rb, members[i].type, is_enum);
+		err = raw_btf_resolve(rb, t, &members[i]);
 		/* A member some kernels lack: absent here, not an error. */
 		if (err == -ENOENT && (members[i].size & BPFKIT_OPTIONAL(0))) {
 			members[i].offset = BPFKIT_ABSENT;
 			err = 0;
 		}
 	}
-	raw_btf_close(&rb);
 	return err;
 }
 
@@ -930,25 +964,24 @@ int bpfkit_btf_enumerators(const char *btf_path, const char *name,
 	const struct btf_enum64 *e64;
 	const struct btf_enum *e;
 	const struct btf_type *t;
-	struct raw_btf rb;
+	const struct raw_btf *rb;
 	__u32 i;
 	int err;
 
-	err = raw_btf_open(btf_path, &rb);
-	t = err ? NULL : raw_btf_named(&rb, name, true);
+	err = raw_btf_get(btf_path, &rb);
+	t = err ? NULL : raw_btf_named(rb, name, true);
 	if (!err && !t)
 		err = -ENOENT;
 	e = t ? (const void *)(t + 1) : NULL;
 	e64 = (const void *)e;
 	for (i = 0; !err && i < btf_vlen(t); i++)
 		err = btf_is_enum64(t) ?
-			      fn(raw_btf_name(&rb, e64[i].name_off),
+			      fn(raw_btf_name(rb, e64[i].name_off),
 				 btf_enum64_value(&e64[i]), ctx) :
-			      fn(raw_btf_name(&rb, e[i].name_off),
+			      fn(raw_btf_name(rb, e[i].name_off),
 				 btf_kflag(t) ? (__s64)(__s32)e[i].val :
 						(__s64)e[i].val,
 				 ctx);
-	raw_btf_close(&rb);
 	return err;
 }
 
@@ -971,30 +1004,28 @@ int bpfkit_require_btf_members(const char *btf_path,
 
 /*
  * The btf_trace_NAME typedef's id in the kernel's BTF (BTF_PATH, from
- * --btf, stands in for it), found by one raw pass; a BTF that pass does
- * not know is parsed by libbpf instead. -ENOENT when it has none.
+ * --btf, stands in for it), from the raw pass the tool's layouts share.
+ * -ENOENT when it has none.
  */
 static int tracepoint_btf_id(const char *btf_path, const char *name)
 {
-	char type[128], *data;
-	struct btf *btf;
-	bool mapped;
-	size_t size;
-	int id;
+	const struct raw_btf *rb;
+	const struct btf_type *t;
+	char type[128];
+	int err;
+	__u32 id;
 
 	snprintf(type, sizeof(type), "btf_trace_%s", name);
-	data = map_file(btf_path ?: BPFKIT_KERNEL_BTF, &size, &mapped);
-	id = data ? raw_btf_typedef_id(data, size, type) : -1;
-	if (data)
-		release_file(data, size, mapped);
-	if (id >= 0)
-		return id ?: -ENOENT;
-	btf = bpfkit_kernel_btf(btf_path);
-	if (!btf)
-		return -ENOENT;
-	id = btf__find_by_name_kind(btf, type, BTF_KIND_TYPEDEF);
-	btf__free(btf);
-	return id;
+	err = raw_btf_get(btf_path, &rb);
+	if (err)
+		return err;
+	for (id = 1; id < rb->count; id++) {
+		t = raw_btf_type(rb, id);
+		if (btf_is_typedef(t) &&
+		    !strcmp(raw_btf_name(rb, t->name_off), type))
+			return id;
+	}
+	return -ENOENT;
 }
 
 bool bpfkit_tp_btf_autoload(struct bpf_program *const *tp_btf,

@@ -136,6 +136,9 @@ struct bpfkit_syscall_tp {
 int bpfkit_syscall_tps_autoload(const struct bpfkit_syscall_tp *tps, size_t n,
 				const char *missing);
 
+/* Is the running kernel Linux MAJOR.MINOR or later (uname's release)? */
+bool bpfkit_kernel_at_least(unsigned int major, unsigned int minor);
+
 /* Can kprobes (and so ksyscall programs) be attached? */
 bool bpfkit_kprobes_available(void);
 
@@ -226,6 +229,13 @@ int bpfkit_require_btf_members(const char *btf_path,
 int bpfkit_btf_enumerators(const char *btf_path, const char *name,
 			   int (*fn)(const char *name, __s64 value, void *ctx),
 			   void *ctx);
+
+/*
+ * Let go of the kernel's BTF that the raw passes above share (the first
+ * maps and indexes it, the others reuse it): bpfkit_load() calls it once
+ * the layouts are read, so that a tool runs without it in memory.
+ */
+void bpfkit_btf_release(void);
 
 #define BPFKIT_BTF_MEMBER(type_, member, size_) \
 	{ .type = #type_, .name = #member, .size = size_ },

@@ -275,6 +275,8 @@ int bpfkit_load(struct bpf_object_skeleton *s, struct bpfkit_filter *filter,
 	int err;
 
 	bpfkit_phase("open");
+	/* Every layout is read by now: the kernel's BTF is needed no more. */
+	bpfkit_btf_release();
 
 	err = resize_test_map(*s->obj, &bpfkit_opts.test_map);
 	if (err)
