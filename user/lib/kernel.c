@@ -806,6 +806,22 @@ static __u32 raw_btf_member(const struct raw_btf *rb, const struct btf_type *t,
 	return 0;
 }
 
+/* The id of the first type named NAME of which IS_KIND holds; 0: none. */
+static __u32 raw_btf_find(const struct raw_btf *rb, const char *name,
+			  bool (*is_kind)(const struct btf_type *t))
+{
+	const struct btf_type *t;
+	__u32 id;
+
+	for (id = 1; id < rb->count; id++) {
+		t = raw_btf_type(rb, id);
+		if (is_kind(t) && t->name_off &&
+		    !strcmp(raw_btf_name(rb, t->name_off), name))
+			return id;
+	}
+	return 0;
+}
+
 /*
  * The type named NAME: a struct (a definition, not a forward one), or
  * with IS_ENUM an enum (ENUM or ENUM64); NULL when there is none.
@@ -813,16 +829,9 @@ static __u32 raw_btf_member(const struct raw_btf *rb, const struct btf_type *t,
 static const struct btf_type *raw_btf_named(const struct raw_btf *rb,
 					    const char *name, bool is_enum)
 {
-	const struct btf_type *t;
-	__u32 id;
-
-	for (id = 1; id < rb->count; id++) {
-		t = raw_btf_type(rb, id);
-		if ((is_enum ? btf_is_any_enum(t) : btf_is_struct(t)) &&
-		    t->name_off && !strcmp(raw_btf_name(rb, t->name_off), name))
-			return t;
-	}
-	return NULL;
+	return raw_btf_type(rb, raw_btf_find(rb, name,
+					     is_enum ? btf_is_any_enum :
+						       btf_is_struct));
 }
 
 /*
@@ -1010,22 +1019,14 @@ int bpfkit_require_btf_members(const char *btf_path,
 static int tracepoint_btf_id(const char *btf_path, const char *name)
 {
 	const struct raw_btf *rb;
-	const struct btf_type *t;
 	char type[128];
 	int err;
-	__u32 id;
 
 	snprintf(type, sizeof(type), "btf_trace_%s", name);
 	err = raw_btf_get(btf_path, &rb);
 	if (err)
 		return err;
-	for (id = 1; id < rb->count; id++) {
-		t = raw_btf_type(rb, id);
-		if (btf_is_typedef(t) &&
-		    !strcmp(raw_btf_name(rb, t->name_off), type))
-			return id;
-	}
-	return -ENOENT;
+	return (int)raw_btf_find(rb, type, btf_is_typedef) ?: -ENOENT;
 }
 
 bool bpfkit_tp_btf_autoload(struct bpf_program *const *tp_btf,
