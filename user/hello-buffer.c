@@ -160,7 +160,7 @@ static char syscall_func[64];
  * Can TYPE attach to execve on this kernel? Returns 0, or -errno with the
  * reason and the way out in WHY. Loads kernel BTF into *BTF when needed.
  */
-static int check_attach(int type, struct btf **btf, char *why, size_t len)
+static int check_attach(int type, const struct btf **btf, char *why, size_t len)
 {
 	enum bpf_attach_type btf_type = BPF_TRACE_FENTRY;
 	int id, err;
@@ -244,7 +244,7 @@ static int check_attach(int type, struct btf **btf, char *why, size_t len)
 }
 
 /* --attach, or the first type that works for auto; 0 or -errno. */
-static int choose_attach(struct btf **btf)
+static int choose_attach(const struct btf **btf)
 {
 	char why[256];
 	int type, err;
@@ -359,7 +359,7 @@ int main(int argc, char **argv)
 	struct hello_buffer_bpf *skel = NULL;
 	struct bpfkit_channel *ch = NULL;
 	struct bpfkit_target target;
-	struct btf *btf = NULL;
+	const struct btf *btf = NULL;
 	bool with_attach;
 	int err;
 
@@ -421,6 +421,5 @@ int main(int argc, char **argv)
 cleanup:
 	bpfkit_channel_free(ch);
 	hello_buffer_bpf__destroy(skel);
-	btf__free(btf);
 	return bpfkit_exit_code(err);
 }

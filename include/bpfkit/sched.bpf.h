@@ -1,9 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The scheduler's side of a task: the state a task leaves the CPU in, read
- * from task_struct's "__state" ("state" before Linux 5.14) at
- * bpfkit_task_layout's offset, which a tool calling this fills before load
- * (bpfkit_read_task_layout()).
+ * The scheduler's side of a task: the state a task leaves the CPU in
+ * (bpfkit_task_state(), core_fixes.bpf.h) as the letter ps(1) shows.
  *
  *	state = bpfkit_task_state(prev);	at sched_switch
  *	if (preempt) state = BPFKIT_TASK_RUNNING;	still runnable
@@ -13,13 +11,8 @@
 #define BPFKIT_SCHED_BPF_H
 
 #include "vmlinux.h"
-#include "bpfkit/layout.bpf.h"
+#include "bpfkit/core_fixes.bpf.h"
 #include "bpfkit/sched.h"
-
-static __always_inline unsigned int bpfkit_task_state(const void *t)
-{
-	return bpfkit_read_s32(t, bpfkit_task_layout.task_struct___state);
-}
 
 /*
  * The index of STATE's letter in BPFKIT_TASK_STATE_LETTERS, as the kernel's

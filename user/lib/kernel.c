@@ -435,11 +435,16 @@ bool bpfkit_kprobes_available(void)
 	return !access(path, W_OK);
 }
 
-struct btf *bpfkit_kernel_btf(const char *btf_path)
+/* The kernel's BTF, loaded once (bpfkit_kernel_btf()) and kept until load. */
+static struct btf *kernel_btf;
+
+const struct btf *bpfkit_kernel_btf(const char *btf_path)
 {
-	if (btf_path)
-		return btf__parse(btf_path, NULL);
-	return btf__load_vmlinux_btf();
+	if (kernel_btf)
+		return kernel_btf;
+	kernel_btf = btf_path ? btf__parse(btf_path, NULL) :
+				btf__load_vmlinux_btf();
+	return kernel_btf;
 }
 
 int bpfkit_syscall_func(const struct btf *btf, const char *name, char *buf,
@@ -679,6 +684,8 @@ static bool btf_kept;
 
 void bpfkit_btf_release(void)
 {
+	btf__free(kernel_btf);
+	kernel_btf = NULL;
 	if (btf_kept)
 		raw_btf_close(&kept_btf);
 	free(kept_btf_path);

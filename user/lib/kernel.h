@@ -142,8 +142,13 @@ bool bpfkit_kernel_at_least(unsigned int major, unsigned int minor);
 /* Can kprobes (and so ksyscall programs) be attached? */
 bool bpfkit_kprobes_available(void);
 
-/* The kernel's BTF: BTF_PATH's if set, else the running kernel's; NULL on failure. */
-struct btf *bpfkit_kernel_btf(const char *btf_path);
+/*
+ * The kernel's BTF, as libbpf parses it: BTF_PATH's if set (--btf), else
+ * the running kernel's; NULL (errno set) on failure. Loaded at most once
+ * per process and kept until bpfkit_btf_release() (bpfkit_load() calls
+ * it before loading): every question a tool asks before load shares it.
+ */
+const struct btf *bpfkit_kernel_btf(const char *btf_path);
 
 /*
  * The kernel function that implements syscall NAME, e.g. "__x64_sys_execve"
