@@ -30,14 +30,18 @@ def own:
 	else . end
 	| if .bpf_run_ns then .bpf_ns_per_call = .bpf_run_ns / .calls
 	else . end
+	| if .reader_cpu_ns and .delivered and .delivered > 0 then
+		.reader_ns_per_record = .reader_cpu_ns / .delivered
+	else . end
 	| if .execs then .us_per_exec = .cpu_seconds * 1e6 / .execs else . end
 	| if .tracer_cpu_ns then
 		.tracer_cpu_ms_per_1000 = .tracer_cpu_ns / .execs / 1000
 		| .missed = .execs - .reported
 	else . end;
 
-# Values against the untraced ($u) and stock ($s) runs of the repetition.
-def against($u; $s):
+# Values against the untraced ($u) and stock ($s) runs of the repetition,
+# and a delivery path against the same path of the baseline build ($rep).
+def against($u; $s; $rep):
 	(.ns_per_call // .us_per_exec) as $c
 	| ($u.ns_per_call // $u.us_per_exec) as $uc
 	| if .test == "startup" or .test == "latency" then .
@@ -48,6 +52,13 @@ def against($u; $s):
 	| if .test == "delivery" then
 		.speedup_vs_stock = ratio($s.ns_per_call; .ns_per_call)
 		| .wall_speedup_vs_stock = ratio(.rate; $s.rate)
+		| (.variant as $v
+			| $rep | map(select(.variant == "baseline-\($v)"))[0]) as $b
+		| if $b then
+			.vs_baseline = ratio(.ns_per_call; $b.ns_per_call)
+			| .reader_vs_baseline =
+				ratio(.reader_ns_per_record; $b.reader_ns_per_record)
+		else . end
 	else . end;
 
 # A tool's spawn-to-attached against the floor ($f) and, for bpfkit:TOOL,
@@ -71,7 +82,7 @@ def with_ratios:
 		| map(select(.variant == "untraced"))[0] as $u
 		| map(select(.variant == "stock"))[0] as $s
 		| map(select(.variant == "floor"))[0] as $f
-		| map(against($u; $s) | startup_ratios($rep; $f)))
+		| map(against($u; $s; $rep) | startup_ratios($rep; $f)))
 	| flatten;
 
 # {test: {variant: {key: stats, reps: n}}}
@@ -110,6 +121,7 @@ def summarize:
 		 exec_storm_seconds: $exec_seconds,
 		 lone_execs: $lone_execs, lone_gap_ms: $lone_gap_ms,
 		 rows: ($rows | split(" ") | map(select(. != ""))),
+		 baseline: (if $baseline == "" then null else $baseline end),
 		 switch_storm_passes: ($switches * 2), io_storm_reads: $ios,
 		 scrape_series: $series, scrapes: $scrapes,
 		 conn_storm_sessions: $conns, profile_spins: $spins,

@@ -40,21 +40,33 @@ def yes($ok): if $ok then "met" else "**not met**" end;
 	"",
 	"### Event delivery: \($p.delivery_calls) getppid calls, one 48-byte record each",
 	"",
-	"| path | ns per call | calls/s (M) | wall calls/s (M) | delivered (min) | lost (max) | cost vs untraced | rate vs stock | wall rate vs stock |",
-	"|---|---|---|---|---|---|---|---|---|",
+	"| path | ns per call | calls/s (M) | wall calls/s (M) | delivered (min) | lost (max) | reader ns per record | cost vs untraced | rate vs stock | wall rate vs stock |",
+	"|---|---|---|---|---|---|---|---|---|---|",
 	(
 		["untraced", "no program attached"],
 		["stock", "stock `perf_buffer__new` (libbpf-tools' way)"],
 		["perf", "bpfkit perf buffer (default)"],
-		["ring", "bpfkit ring buffer (`--ringbuf`)"]
+		["ring", "bpfkit ring buffer (`--ringbuf`)"],
+		(select($p.baseline) | ["baseline-perf", "baseline perf buffer"],
+			["baseline-ring", "baseline ring buffer"])
 		| . as [$v, $name] | $r.delivery[$v] as $x
 		| [$name, ($x.ns_per_call | span(0)), ($x.cpu_rate | span(1e-6; 2)),
 		   ($x.rate | span(1e-6; 2)), ($x.delivered.min | num(0)),
-		   ($x.lost.max | num(0)), ($x.cost_vs_untraced | times(2)),
+		   ($x.lost.max | num(0)), ($x.reader_ns_per_record | span(0)),
+		   ($x.cost_vs_untraced | times(2)),
 		   ($x.speedup_vs_stock | times(1)), ($x.wall_speedup_vs_stock | times(1))]
 		| row
 	),
 	"",
+	(select($p.baseline)
+		| "Against the baseline build (\($p.baseline)), path by path in each "
+		+ "repetition: ns per call "
+		+ "perf \($r.delivery.perf.vs_baseline | times(3)), "
+		+ "ring \($r.delivery.ring.vs_baseline | times(3)); "
+		+ "reader's CPU per record "
+		+ "perf \($r.delivery.perf.reader_vs_baseline | times(3)), "
+		+ "ring \($r.delivery.ring.reader_vs_baseline | times(3)).",
+		""),
 	"Targets: default path lossless: \(yes(.targets.default_path_lossless)) "
 	+ "(\(.targets.default_path_lossless_runs) of \($p.reps) runs); "
 	+ "default path's rate >= 5x the stock path's: "
