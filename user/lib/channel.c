@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * The event channel: perf or ring buffer reader with exact loss counts, its
- * loss reports and its summary.
+ * The event channel: perf buffers (merged in time order) or the ring buffer,
+ * both read by libbpf, with exact loss counts, loss reports and a summary.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -26,6 +26,7 @@
 #define PASS_NS \
 	10000000 /* a pass's length under load, so the loop comes back */
 #define PASS_CHECK 64 /* records between looks at the clock */
+#define PERF_TAKE 1 /* records libbpf hands over per buffer ahead of delivery */
 #define SETTLE_NS 2000000 /* the drain's counts must hold still this long */
 #define DRAIN_IDLE_NS 100000000 /* and it gives up after so long in vain */
 
@@ -35,10 +36,9 @@ struct bpfkit_channel {
 	struct perf_buffer *pb; /* one of pb and rb is set */
 	struct perf_buffer *doorbells; /* with pb: wake the reader early */
 	struct ring_buffer *rb;
-	int epoll_fd; /* the perf buffers and their doorbells */
-	struct epoll_event *events;
-	struct bpfkit_perf_cursor *cursors; /* one per perf buffer */
-	size_t nbufs;
+	int epoll_fd; /* libbpf's epoll sets of the perf buffers, doorbells */
+	struct bpfkit_perf_merge merge; /* of pb's buffers */
+	size_t taking; /* the buffer libbpf is reading for the merge */
 	int stats_fd;
 	int ncpus;
 	struct bpfkit_stats *percpu; /* scratch for reading bpfkit_stats */
@@ -50,10 +50,14 @@ struct bpfkit_channel {
 	size_t nr_links;
 };
 
-/* Where a sample's data starts: after its header and a 4-byte size. */
-#define PERF_SAMPLE_DATA_OFF (sizeof(struct perf_event_header) + sizeof(__u32))
+/* A sample as libbpf hands it over: its data follows a 4-byte size. */
+struct perf_sample {
+	struct perf_event_header header;
+	__u32 size;
+	char data[];
+};
 
-/* Layout of a lost record (see perf_event.h). */
+/* A lost record (see perf_event.h). */
 struct perf_lost {
 	struct perf_event_header header;
 	__u64 id;
@@ -165,140 +169,153 @@ static bool deliver(struct bpfkit_sink *sink, const void *data, size_t size)
 	       now_ns() < sink->pass_end_ns;
 }
 
-/* Copy LEN bytes from offset OFF of a RING of SIZE bytes, wrapping at its end. */
-static void ring_copy(void *dst, const char *ring, size_t size, __u64 off,
-		      size_t len)
+/* Room for BYTES in Q, or false. */
+static bool queue_room(struct bpfkit_perf_queue *q, size_t bytes)
 {
-	size_t at = off & (size - 1);
-	size_t first = len < size - at ? len : size - at;
+	size_t cap = q->cap ? q->cap : 256;
+	__u64 *mem;
 
-	memcpy(dst, ring + at, first);
-	memcpy((char *)dst + first, ring, len - first);
+	if (bytes <= q->cap)
+		return true;
+	while (cap < bytes)
+		cap *= 2;
+	mem = realloc(q->mem, cap);
+	if (!mem)
+		return false;
+	q->mem = mem;
+	q->cap = cap;
+	return true;
 }
 
-/*
- * Step C's tail to its next sample, adding up the lost records on the way;
- * false if it has none left. The sample's time goes to C->next_ns.
- */
-static bool next_sample(struct bpfkit_sink *sink, struct bpfkit_perf_cursor *c)
+/* The next record of Q to deliver (its size, then its data), or NULL. */
+static const __u64 *queue_next(const struct bpfkit_perf_queue *q)
 {
-	struct perf_event_header hdr;
-	struct perf_lost lost;
-	__u32 len;
+	return q->at < q->len ? (const __u64 *)((const char *)q->mem + q->at) :
+				NULL;
+}
 
-	for (; c->tail < c->head; c->tail += hdr.size) {
-		ring_copy(&hdr, c->ring, c->size, c->tail, sizeof(hdr));
-		if (hdr.size < sizeof(hdr)) {
-			c->tail = c->head; /* not a record: skip what is left */
-			return false;
-		}
-		if (hdr.type == PERF_RECORD_SAMPLE &&
-		    hdr.size >= PERF_SAMPLE_DATA_OFF) {
-			ring_copy(&len, c->ring, c->size, c->tail + sizeof(hdr),
-				  sizeof(len));
-			c->next_ns = 0; /* too short for a header: first */
-			if (len >= sizeof(c->next_ns) &&
-			    hdr.size >=
-				    PERF_SAMPLE_DATA_OFF + sizeof(c->next_ns))
-				ring_copy(&c->next_ns, c->ring, c->size,
-					  c->tail + PERF_SAMPLE_DATA_OFF,
-					  sizeof(c->next_ns));
-			return true;
-		}
-		if (hdr.type == PERF_RECORD_LOST && hdr.size >= sizeof(lost)) {
-			ring_copy(&lost, c->ring, c->size, c->tail,
-				  sizeof(lost));
-			sink->perf_lost += lost.lost;
-		}
+/* A queued record's bytes: its size and its data padded to 8 bytes. */
+static size_t entry_bytes(__u64 size)
+{
+	return sizeof(__u64) + ((size + 7) & ~(size_t)7);
+}
+
+/* A queued record's time; 0 (first) if it is too short to hold one. */
+static __u64 entry_ns(const __u64 *entry)
+{
+	return entry[0] >= sizeof(__u64) ? entry[1] : 0;
+}
+
+enum bpf_perf_event_ret bpfkit_perf_take(struct bpfkit_perf_merge *m, size_t i,
+					 const struct perf_event_header *e)
+{
+	const struct perf_sample *s = (const void *)e;
+	struct bpfkit_perf_queue *q = &m->queues[i];
+	__u64 *entry;
+	size_t size;
+
+	if (e->type == PERF_RECORD_LOST &&
+	    e->size >= sizeof(struct perf_lost)) {
+		m->sink->perf_lost += ((const struct perf_lost *)e)->lost;
+		return LIBBPF_PERF_EVENT_CONT;
 	}
-	return false;
+	if (e->type != PERF_RECORD_SAMPLE || e->size < sizeof(*s))
+		return LIBBPF_PERF_EVENT_CONT;
+	/* perf's raw size (its padding included), cut to the record. */
+	size = s->size < e->size - sizeof(*s) ? s->size : e->size - sizeof(*s);
+	if (!queue_room(q, q->len + entry_bytes(size))) {
+		m->sink->unreadable++; /* consumed, never delivered */
+		return LIBBPF_PERF_EVENT_CONT;
+	}
+	entry = (__u64 *)((char *)q->mem + q->len);
+	entry[0] = size;
+	memcpy(entry + 1, s->data, size);
+	q->len += entry_bytes(size);
+	if (++q->taken >= PERF_TAKE || entry_ns(entry) >= m->horizon_ns)
+		return LIBBPF_PERF_EVENT_DONE;
+	return LIBBPF_PERF_EVENT_CONT;
 }
 
-/*
- * A sample is its header, a 4-byte size and the data, which so starts 4
- * bytes past an 8-byte boundary: copy it out aligned (and whole, if it
- * wraps) before the tool reads its fields, then step past it.
- */
-static bool deliver_sample(struct bpfkit_sink *sink,
-			   struct bpfkit_perf_cursor *c)
+/* Refill buffer I's queue once everything in it is delivered. */
+static int refill(struct bpfkit_perf_merge *m, size_t i)
 {
-	static __u64 aligned[65536 / sizeof(__u64)];
-	struct perf_event_header hdr;
-	__u32 len;
+	struct bpfkit_perf_queue *q = &m->queues[i];
 
-	ring_copy(&hdr, c->ring, c->size, c->tail, sizeof(hdr));
-	ring_copy(&len, c->ring, c->size, c->tail + sizeof(hdr), sizeof(len));
-	if (len > hdr.size - PERF_SAMPLE_DATA_OFF)
-		len = hdr.size - PERF_SAMPLE_DATA_OFF;
-	ring_copy(aligned, c->ring, c->size, c->tail + PERF_SAMPLE_DATA_OFF,
-		  len);
-	c->tail += hdr.size;
-	return deliver(sink, aligned, len);
+	if (q->at < q->len)
+		return 0;
+	q->at = q->len = q->taken = 0;
+	return m->fill(m->ctx, i);
 }
 
-bool bpfkit_perf_merge(struct bpfkit_sink *sink,
-		       struct bpfkit_perf_cursor *bufs, size_t n)
+int bpfkit_perf_merge(struct bpfkit_perf_merge *m)
 {
-	struct bpfkit_perf_cursor *first;
-	size_t i;
+	const __u64 *first, *next;
+	size_t i, from = 0;
+	int err;
 
-	for (i = 0; i < n; i++)
-		bufs[i].ready = next_sample(sink, &bufs[i]);
+	for (i = 0; i < m->n; i++) {
+		err = refill(m, i);
+		if (err)
+			return err;
+	}
 	for (;;) {
 		first = NULL;
-		for (i = 0; i < n; i++) {
-			if (bufs[i].ready &&
-			    (!first || bufs[i].next_ns < first->next_ns))
-				first = &bufs[i];
+		for (i = 0; i < m->n; i++) {
+			next = queue_next(&m->queues[i]);
+			if (next &&
+			    (!first || entry_ns(next) < entry_ns(first))) {
+				first = next;
+				from = i;
+			}
 		}
-		if (!first)
-			return true;
-		if (!deliver_sample(sink, first))
-			return false;
-		first->ready = next_sample(sink, first);
+		if (!first || entry_ns(first) >= m->horizon_ns)
+			return 1;
+		m->queues[from].at += entry_bytes(first[0]);
+		if (!deliver(m->sink, first + 1, first[0]))
+			return 0;
+		err = refill(m, from);
+		if (err)
+			return err;
 	}
 }
 
 /*
- * Read every perf buffer from its tail to its head, merged by record time,
- * then free what was read. Empty the doorbells too, so they keep room.
+ * libbpf's reader hands every record of the buffer the merge fills to
+ * bpfkit_perf_take(), and consumes it, until that says done.
+ */
+static enum bpf_perf_event_ret on_perf_record(void *ctx, int cpu,
+					      struct perf_event_header *e)
+{
+	struct bpfkit_channel *ch = ctx;
+
+	return bpfkit_perf_take(&ch->merge, ch->taking, e);
+}
+
+static int fill_from_perf(void *ctx, size_t i)
+{
+	struct bpfkit_channel *ch = ctx;
+	int err;
+
+	ch->taking = i;
+	err = perf_buffer__consume_buffer(ch->pb, i);
+	/* on_perf_record() never fails: libbpf could not copy a record. */
+	if (err == LIBBPF_PERF_EVENT_ERROR)
+		return -ENOMEM;
+	return err < 0 ? err : 0;
+}
+
+/*
+ * One pass over the perf buffers, merged by record time; then empty the
+ * doorbells (libbpf drops their records: no callback), so they keep room.
  */
 static int read_perf(struct bpfkit_channel *ch)
 {
-	struct perf_event_mmap_page *page;
-	struct bpfkit_perf_cursor *c;
-	size_t i, size;
-	void *base;
-	int err;
+	int err = bpfkit_perf_merge(&ch->merge);
 
-	for (i = 0; i < ch->nbufs; i++) {
-		c = &ch->cursors[i];
-		err = perf_buffer__buffer(ch->pb, i, &base, &size);
-		if (err)
-			return err;
-		page = base;
-		c->ring = (char *)base + sysconf(_SC_PAGESIZE);
-		c->size = size;
-		c->tail = page->data_tail;
-		c->head = __atomic_load_n(&page->data_head, __ATOMIC_ACQUIRE);
-	}
-	bpfkit_perf_merge(&ch->sink, ch->cursors, ch->nbufs);
-	for (i = 0; i < ch->nbufs; i++) {
-		perf_buffer__buffer(ch->pb, i, &base, &size);
-		page = base;
-		__atomic_store_n(&page->data_tail, ch->cursors[i].tail,
-				 __ATOMIC_RELEASE);
-	}
-	for (i = 0; i < perf_buffer__buffer_cnt(ch->doorbells); i++) {
-		if (perf_buffer__buffer(ch->doorbells, i, &base, &size))
-			continue;
-		page = base;
-		__atomic_store_n(&page->data_tail,
-				 __atomic_load_n(&page->data_head,
-						 __ATOMIC_ACQUIRE),
-				 __ATOMIC_RELEASE);
-	}
-	return 0;
+	if (err < 0)
+		return err;
+	err = perf_buffer__consume(ch->doorbells);
+	return err < 0 ? err : 0;
 }
 
 /*
@@ -325,18 +342,15 @@ static int consume_ring(struct bpfkit_channel *ch)
 	return ch->sink.delivered - before;
 }
 
-/* Add every buffer of PB to the epoll set: any of them wakes the reader. */
+/* Have the epoll set of every buffer of PB wake the reader. */
 static int watch(struct bpfkit_channel *ch, struct perf_buffer *pb)
 {
 	struct epoll_event ev = { .events = EPOLLIN };
-	size_t i;
 
-	for (i = 0; i < perf_buffer__buffer_cnt(pb); i++) {
-		if (epoll_ctl(ch->epoll_fd, EPOLL_CTL_ADD,
-			      perf_buffer__buffer_fd(pb, i), &ev))
-			return -errno;
-	}
-	return 0;
+	return epoll_ctl(ch->epoll_fd, EPOLL_CTL_ADD, perf_buffer__epoll_fd(pb),
+			 &ev) ?
+		       -errno :
+		       0;
 }
 
 /*
@@ -358,9 +372,9 @@ static int open_perf(struct bpfkit_channel *ch, struct bpf_object *obj)
 	};
 	int err;
 
-	/* libbpf maps the buffers; read_perf() reads them, so no callback. */
+	/* perf_buffer__new() wakes at every record: the raw one takes attr. */
 	ch->pb = perf_buffer__new_raw(bpf_map__fd(map), ch->opts.pages, &attr,
-				      NULL, NULL, NULL);
+				      on_perf_record, ch, NULL);
 	if (!ch->pb)
 		return -errno;
 	attr.wakeup_events = 1;
@@ -368,11 +382,14 @@ static int open_perf(struct bpfkit_channel *ch, struct bpf_object *obj)
 		bpf_map__fd(doorbell), DOORBELL_PAGES, &attr, NULL, NULL, NULL);
 	if (!ch->doorbells)
 		return -errno;
-	ch->nbufs = perf_buffer__buffer_cnt(ch->pb);
-	ch->events = calloc(ch->nbufs + perf_buffer__buffer_cnt(ch->doorbells),
-			    sizeof(*ch->events));
-	ch->cursors = calloc(ch->nbufs, sizeof(*ch->cursors));
-	if (!ch->events || !ch->cursors)
+	ch->merge = (struct bpfkit_perf_merge){
+		.sink = &ch->sink,
+		.n = perf_buffer__buffer_cnt(ch->pb),
+		.fill = fill_from_perf,
+		.ctx = ch,
+	};
+	ch->merge.queues = calloc(ch->merge.n, sizeof(*ch->merge.queues));
+	if (!ch->merge.queues)
 		return -ENOMEM;
 	ch->epoll_fd = epoll_create1(EPOLL_CLOEXEC);
 	if (ch->epoll_fd < 0)
@@ -432,10 +449,18 @@ err_out:
 	return NULL;
 }
 
-/* Start a pass of reading: it ends after PASS_NS, or on a stop. */
+/*
+ * Start a pass of reading: it ends after PASS_NS, or on a stop; on the perf
+ * buffers it delivers the records stamped before it began (later ones wait
+ * for the next pass, so that they come in time order after those of the
+ * other CPUs that are on their way now).
+ */
 static void begin_pass(struct bpfkit_channel *ch)
 {
-	ch->sink.pass_end_ns = now_ns() + PASS_NS;
+	__u64 now = now_ns();
+
+	ch->merge.horizon_ns = now;
+	ch->sink.pass_end_ns = now + PASS_NS;
 }
 
 /* Deliver the pending records now, in one pass. */
@@ -475,9 +500,7 @@ static int wait_and_read(struct bpfkit_channel *ch, int timeout_ms,
 		begin_pass(ch);
 		return n > 0 ? consume_ring(ch) : n;
 	}
-	n = wait_for_records(ch->epoll_fd, ch->events,
-			     ch->nbufs + perf_buffer__buffer_cnt(ch->doorbells),
-			     timeout_ms, sigmask);
+	n = wait_for_records(ch->epoll_fd, &ev, 1, timeout_ms, sigmask);
 	begin_pass(ch);
 	if (n <= 0)
 		return n;
@@ -783,8 +806,9 @@ void bpfkit_channel_free(struct bpfkit_channel *ch)
 	free(ch->links);
 	if (ch->epoll_fd >= 0)
 		close(ch->epoll_fd);
-	free(ch->events);
-	free(ch->cursors);
+	for (i = 0; ch->merge.queues && i < ch->merge.n; i++)
+		free(ch->merge.queues[i].mem);
+	free(ch->merge.queues);
 	perf_buffer__free(ch->pb);
 	perf_buffer__free(ch->doorbells);
 	ring_buffer__free(ch->rb);

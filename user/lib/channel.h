@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <signal.h>
 #include <stddef.h>
+#include <linux/perf_event.h>
 #include <bpf/libbpf.h>
 #include "bpfkit/channel.h"
 
@@ -154,27 +155,55 @@ struct bpfkit_sink {
 	__u64 pass_end_ns; /* if non-zero: end a pass past this CLOCK_MONOTONIC */
 };
 
-/* One perf buffer being read: its data pages and what is left to read. */
-struct bpfkit_perf_cursor {
-	const void *ring; /* the data pages */
-	size_t size; /* their size, a power of two */
-	__u64 tail; /* offset of the next record to read */
-	__u64 head; /* offset where the kernel's writing ends */
-	bool ready; /* bpfkit_perf_merge(): a sample is at tail... */
-	__u64 next_ns; /* ...stamped with this time */
+/*
+ * One CPU's perf buffer in the merge: the records libbpf handed over
+ * (bpfkit_perf_take()) ahead of their delivery, in the buffer's order, each
+ * a __u64 with its size, then its data from an 8-byte boundary.
+ */
+struct bpfkit_perf_queue {
+	__u64 *mem;
+	size_t cap; /* bytes of mem */
+	size_t len; /* bytes of records held */
+	size_t at; /* bytes of them delivered */
+	unsigned int taken; /* records taken since the last fill began */
 };
 
 /*
- * Read the perf records of N buffers (one per CPU, each in time order) from
- * each one's tail to its head and hand every sample's data to the sink, in
- * the order of the times in their struct bpfkit_record headers (a sample
- * too short for one comes first), 8-byte aligned, even when a record wraps
- * past its ring's end; lost counts add up. Leaves each tail at its head and
- * returns true, or returns false as soon as the sink says the pass must end
- * (each tail then past what was delivered).
+ * The perf buffers of all CPUs, each in time order, merged into one
+ * sequence in time order: a k-way merge over each buffer's next record.
  */
-bool bpfkit_perf_merge(struct bpfkit_sink *sink,
-		       struct bpfkit_perf_cursor *bufs, size_t n);
+struct bpfkit_perf_merge {
+	struct bpfkit_sink *sink;
+	struct bpfkit_perf_queue *queues; /* one per buffer */
+	size_t n;
+	__u64 horizon_ns; /* a pass delivers the records stamped before this */
+	/*
+	 * Have buffer I's reader (libbpf's perf_buffer__consume_buffer())
+	 * hand its next records to bpfkit_perf_take() until that says done
+	 * or the buffer is empty; 0 or -errno.
+	 */
+	int (*fill)(void *ctx, size_t i);
+	void *ctx;
+};
+
+/*
+ * The callback for each perf record of buffer I (libbpf's event_cb): add a
+ * PERF_RECORD_LOST's count to the sink's perf_lost, copy a sample's data
+ * into queue I. LIBBPF_PERF_EVENT_DONE once the queue holds enough (or a
+ * record stamped at or past the horizon), else LIBBPF_PERF_EVENT_CONT.
+ */
+enum bpf_perf_event_ret bpfkit_perf_take(struct bpfkit_perf_merge *m, size_t i,
+					 const struct perf_event_header *e);
+
+/*
+ * One pass: hand the sink, 8-byte aligned, every record stamped before the
+ * horizon, in the order of the times in their struct bpfkit_record headers
+ * (a record too short for one comes first), filling each queue as it runs
+ * dry. 1 once every buffer is read up to the horizon; 0 as soon as the sink
+ * says the pass must end (what was taken and not delivered stays queued
+ * for the next pass); -errno from fill.
+ */
+int bpfkit_perf_merge(struct bpfkit_perf_merge *m);
 
 /* Sum NCPUS per-CPU counters of the BPF side with the sink's into STATS. */
 void bpfkit_channel_tally(const struct bpfkit_stats *percpu, int ncpus,
