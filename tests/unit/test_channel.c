@@ -42,7 +42,7 @@ struct seen {
 };
 
 static struct source sources[NR_CPUS];
-static struct bpfkit_perf_queue queues[NR_CPUS];
+static struct bpfkit_perf_next next[NR_CPUS];
 static struct bpfkit_perf_merge merge;
 static struct bpfkit_sink sink;
 static struct seen seen;
@@ -95,13 +95,13 @@ static int reset(void **state)
 	memset(sources, 0xee, sizeof(sources));
 	for (i = 0; i < NR_CPUS; i++)
 		sources[i].len = sources[i].read = 0;
-	memset(queues, 0, sizeof(queues));
+	memset(next, 0, sizeof(next));
 	memset(&seen, 0, sizeof(seen));
 	seen.aligned = true;
 	fill_err = 0;
 	sink = (struct bpfkit_sink){ .fn = on_record, .ctx = &seen };
 	merge = (struct bpfkit_perf_merge){ .sink = &sink,
-					    .queues = queues,
+					    .next = next,
 					    .n = NR_CPUS,
 					    .horizon_ns = ALL_NS,
 					    .fill = fake_fill };
@@ -112,10 +112,8 @@ static int teardown(void **state)
 {
 	size_t i;
 
-	for (i = 0; i < NR_CPUS; i++) {
-		free(queues[i].mem);
-		queues[i].mem = NULL;
-	}
+	for (i = 0; i < NR_CPUS; i++)
+		free(next[i].data);
 	return 0;
 }
 

@@ -52,13 +52,13 @@ def against($u; $s; $rep):
 	| if .test == "delivery" then
 		.speedup_vs_stock = ratio($s.ns_per_call; .ns_per_call)
 		| .wall_speedup_vs_stock = ratio(.rate; $s.rate)
-		| (.variant as $v
-			| $rep | map(select(.variant == "baseline-\($v)"))[0]) as $b
-		| if $b then
-			.vs_baseline = ratio(.ns_per_call; $b.ns_per_call)
-			| .reader_vs_baseline =
-				ratio(.reader_ns_per_record; $b.reader_ns_per_record)
-		else . end
+	else . end
+	| (.variant as $v
+		| $rep | map(select(.variant == "baseline-\($v)"))[0]) as $b
+	| if $b then
+		.vs_baseline = ratio(.ns_per_call; $b.ns_per_call)
+		| .reader_vs_baseline =
+			ratio(.reader_ns_per_record; $b.reader_ns_per_record)
 	else . end;
 
 # A tool's spawn-to-attached against the floor ($f) and, for bpfkit:TOOL,
@@ -116,7 +116,7 @@ def summarize:
 		  other_bpf_programs_start: $progs_start,
 		  other_bpf_programs_end: $progs_end,
 		  seconds: $seconds},
-	params: {reps: $reps, delivery_calls: $calls,
+	params: {reps: $reps, delivery_calls: $calls, reader_calls: $read_calls,
 		 syscall_storm_calls: $syscalls,
 		 exec_storm_seconds: $exec_seconds,
 		 lone_execs: $lone_execs, lone_gap_ms: $lone_gap_ms,

@@ -77,6 +77,23 @@ def yes($ok): if $ok then "met" else "**not met**" end;
 	+ "\(.targets.ring_path_cost_vs_untraced | num(2))x, "
 	+ "\(yes((.targets.ring_path_cost_vs_untraced // 1e9) <= 3)).",
 	"",
+	(select($r.reader)
+		| "### The reader alone: \($p.reader_calls) records read at once",
+		"",
+		"The storm program stopped while the calls fill its buffers, then",
+		"continued: its CPU time per record read.",
+		"",
+		"| path | reader ns per record | delivered (min) | lost (max) | vs baseline |",
+		"|---|---|---|---|---|",
+		(["perf", "bpfkit perf buffer"], ["ring", "bpfkit ring buffer"],
+			["baseline-perf", "baseline perf buffer"],
+			["baseline-ring", "baseline ring buffer"]
+			| . as [$v, $name] | $r.reader[$v] | select(.)
+			| [$name, (.reader_ns_per_record | span(1)),
+			   (.delivered.min | num(0)), (.lost.max | num(0)),
+			   (.reader_vs_baseline | times(3))]
+			| row),
+		""),
 	"### Side by side (medians)",
 	"",
 	"| | bpfkit | libbpf-tools | bpftrace |",

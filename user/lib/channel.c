@@ -26,7 +26,6 @@
 #define PASS_NS \
 	10000000 /* a pass's length under load, so the loop comes back */
 #define PASS_CHECK 64 /* records between looks at the clock */
-#define PERF_TAKE 1 /* records libbpf hands over per buffer ahead of delivery */
 #define SETTLE_NS 2000000 /* the drain's counts must hold still this long */
 #define DRAIN_IDLE_NS 100000000 /* and it gives up after so long in vain */
 
@@ -169,50 +168,19 @@ static bool deliver(struct bpfkit_sink *sink, const void *data, size_t size)
 	       now_ns() < sink->pass_end_ns;
 }
 
-/* Room for BYTES in Q, or false. */
-static bool queue_room(struct bpfkit_perf_queue *q, size_t bytes)
+/* A held record's time; 0 (first) if it is too short to hold one. */
+static __u64 next_ns(const struct bpfkit_perf_next *next)
 {
-	size_t cap = q->cap ? q->cap : 256;
-	__u64 *mem;
-
-	if (bytes <= q->cap)
-		return true;
-	while (cap < bytes)
-		cap *= 2;
-	mem = realloc(q->mem, cap);
-	if (!mem)
-		return false;
-	q->mem = mem;
-	q->cap = cap;
-	return true;
-}
-
-/* The next record of Q to deliver (its size, then its data), or NULL. */
-static const __u64 *queue_next(const struct bpfkit_perf_queue *q)
-{
-	return q->at < q->len ? (const __u64 *)((const char *)q->mem + q->at) :
-				NULL;
-}
-
-/* A queued record's bytes: its size and its data padded to 8 bytes. */
-static size_t entry_bytes(__u64 size)
-{
-	return sizeof(__u64) + ((size + 7) & ~(size_t)7);
-}
-
-/* A queued record's time; 0 (first) if it is too short to hold one. */
-static __u64 entry_ns(const __u64 *entry)
-{
-	return entry[0] >= sizeof(__u64) ? entry[1] : 0;
+	return next->size >= sizeof(__u64) ? next->data[0] : 0;
 }
 
 enum bpf_perf_event_ret bpfkit_perf_take(struct bpfkit_perf_merge *m, size_t i,
 					 const struct perf_event_header *e)
 {
 	const struct perf_sample *s = (const void *)e;
-	struct bpfkit_perf_queue *q = &m->queues[i];
-	__u64 *entry;
-	size_t size;
+	struct bpfkit_perf_next *next = &m->next[i];
+	size_t size, cap;
+	__u64 *data;
 
 	if (e->type == PERF_RECORD_LOST &&
 	    e->size >= sizeof(struct perf_lost)) {
@@ -223,57 +191,55 @@ enum bpf_perf_event_ret bpfkit_perf_take(struct bpfkit_perf_merge *m, size_t i,
 		return LIBBPF_PERF_EVENT_CONT;
 	/* perf's raw size (its padding included), cut to the record. */
 	size = s->size < e->size - sizeof(*s) ? s->size : e->size - sizeof(*s);
-	if (!queue_room(q, q->len + entry_bytes(size))) {
-		m->sink->unreadable++; /* consumed, never delivered */
-		return LIBBPF_PERF_EVENT_CONT;
+	if (size > next->cap) {
+		for (cap = next->cap ? next->cap : 256; cap < size; cap *= 2)
+			;
+		data = realloc(next->data, cap);
+		if (!data) {
+			m->sink->unreadable++; /* consumed, never delivered */
+			return LIBBPF_PERF_EVENT_CONT;
+		}
+		next->data = data;
+		next->cap = cap;
 	}
-	entry = (__u64 *)((char *)q->mem + q->len);
-	entry[0] = size;
-	memcpy(entry + 1, s->data, size);
-	q->len += entry_bytes(size);
-	if (++q->taken >= PERF_TAKE || entry_ns(entry) >= m->horizon_ns)
-		return LIBBPF_PERF_EVENT_DONE;
-	return LIBBPF_PERF_EVENT_CONT;
+	memcpy(next->data, s->data, size);
+	next->size = size;
+	next->ready = true;
+	return LIBBPF_PERF_EVENT_DONE;
 }
 
-/* Refill buffer I's queue once everything in it is delivered. */
-static int refill(struct bpfkit_perf_merge *m, size_t i)
+/* Take buffer I's next record, unless one is held. */
+static int take_next(struct bpfkit_perf_merge *m, size_t i)
 {
-	struct bpfkit_perf_queue *q = &m->queues[i];
-
-	if (q->at < q->len)
-		return 0;
-	q->at = q->len = q->taken = 0;
-	return m->fill(m->ctx, i);
+	return m->next[i].ready ? 0 : m->fill(m->ctx, i);
 }
 
 int bpfkit_perf_merge(struct bpfkit_perf_merge *m)
 {
-	const __u64 *first, *next;
+	struct bpfkit_perf_next *first;
 	size_t i, from = 0;
 	int err;
 
 	for (i = 0; i < m->n; i++) {
-		err = refill(m, i);
+		err = take_next(m, i);
 		if (err)
 			return err;
 	}
 	for (;;) {
 		first = NULL;
 		for (i = 0; i < m->n; i++) {
-			next = queue_next(&m->queues[i]);
-			if (next &&
-			    (!first || entry_ns(next) < entry_ns(first))) {
-				first = next;
+			if (m->next[i].ready &&
+			    (!first || next_ns(&m->next[i]) < next_ns(first))) {
+				first = &m->next[i];
 				from = i;
 			}
 		}
-		if (!first || entry_ns(first) >= m->horizon_ns)
+		if (!first || next_ns(first) >= m->horizon_ns)
 			return 1;
-		m->queues[from].at += entry_bytes(first[0]);
-		if (!deliver(m->sink, first + 1, first[0]))
+		first->ready = false;
+		if (!deliver(m->sink, first->data, first->size))
 			return 0;
-		err = refill(m, from);
+		err = take_next(m, from);
 		if (err)
 			return err;
 	}
@@ -291,6 +257,7 @@ static enum bpf_perf_event_ret on_perf_record(void *ctx, int cpu,
 	return bpfkit_perf_take(&ch->merge, ch->taking, e);
 }
 
+/* The merge's fill: libbpf reads buffer I, on_perf_record() takes. */
 static int fill_from_perf(void *ctx, size_t i)
 {
 	struct bpfkit_channel *ch = ctx;
@@ -298,7 +265,7 @@ static int fill_from_perf(void *ctx, size_t i)
 
 	ch->taking = i;
 	err = perf_buffer__consume_buffer(ch->pb, i);
-	/* on_perf_record() never fails: libbpf could not copy a record. */
+	/* Not on_perf_record(): libbpf had no memory to copy a wrapped one. */
 	if (err == LIBBPF_PERF_EVENT_ERROR)
 		return -ENOMEM;
 	return err < 0 ? err : 0;
@@ -388,8 +355,8 @@ static int open_perf(struct bpfkit_channel *ch, struct bpf_object *obj)
 		.fill = fill_from_perf,
 		.ctx = ch,
 	};
-	ch->merge.queues = calloc(ch->merge.n, sizeof(*ch->merge.queues));
-	if (!ch->merge.queues)
+	ch->merge.next = calloc(ch->merge.n, sizeof(*ch->merge.next));
+	if (!ch->merge.next)
 		return -ENOMEM;
 	ch->epoll_fd = epoll_create1(EPOLL_CLOEXEC);
 	if (ch->epoll_fd < 0)
@@ -806,9 +773,9 @@ void bpfkit_channel_free(struct bpfkit_channel *ch)
 	free(ch->links);
 	if (ch->epoll_fd >= 0)
 		close(ch->epoll_fd);
-	for (i = 0; ch->merge.queues && i < ch->merge.n; i++)
-		free(ch->merge.queues[i].mem);
-	free(ch->merge.queues);
+	for (i = 0; ch->merge.next && i < ch->merge.n; i++)
+		free(ch->merge.next[i].data);
+	free(ch->merge.next);
 	perf_buffer__free(ch->pb);
 	perf_buffer__free(ch->doorbells);
 	ring_buffer__free(ch->rb);

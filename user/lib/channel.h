@@ -156,16 +156,15 @@ struct bpfkit_sink {
 };
 
 /*
- * One CPU's perf buffer in the merge: the records libbpf handed over
- * (bpfkit_perf_take()) ahead of their delivery, in the buffer's order, each
- * a __u64 with its size, then its data from an 8-byte boundary.
+ * One CPU's perf buffer in the merge: its next record, which libbpf handed
+ * over (bpfkit_perf_take()) ahead of its delivery, its data copied to an
+ * 8-byte boundary.
  */
-struct bpfkit_perf_queue {
-	__u64 *mem;
-	size_t cap; /* bytes of mem */
-	size_t len; /* bytes of records held */
-	size_t at; /* bytes of them delivered */
-	unsigned int taken; /* records taken since the last fill began */
+struct bpfkit_perf_next {
+	__u64 *data;
+	size_t cap; /* bytes of data */
+	size_t size; /* bytes of the record */
+	bool ready; /* a record is held */
 };
 
 /*
@@ -174,13 +173,13 @@ struct bpfkit_perf_queue {
  */
 struct bpfkit_perf_merge {
 	struct bpfkit_sink *sink;
-	struct bpfkit_perf_queue *queues; /* one per buffer */
+	struct bpfkit_perf_next *next; /* one per buffer */
 	size_t n;
 	__u64 horizon_ns; /* a pass delivers the records stamped before this */
 	/*
 	 * Have buffer I's reader (libbpf's perf_buffer__consume_buffer())
-	 * hand its next records to bpfkit_perf_take() until that says done
-	 * or the buffer is empty; 0 or -errno.
+	 * hand its records to bpfkit_perf_take() until that says done or the
+	 * buffer is empty; 0 or -errno.
 	 */
 	int (*fill)(void *ctx, size_t i);
 	void *ctx;
@@ -188,9 +187,9 @@ struct bpfkit_perf_merge {
 
 /*
  * The callback for each perf record of buffer I (libbpf's event_cb): add a
- * PERF_RECORD_LOST's count to the sink's perf_lost, copy a sample's data
- * into queue I. LIBBPF_PERF_EVENT_DONE once the queue holds enough (or a
- * record stamped at or past the horizon), else LIBBPF_PERF_EVENT_CONT.
+ * PERF_RECORD_LOST's count to the sink's perf_lost and go on
+ * (LIBBPF_PERF_EVENT_CONT); hold a sample as the buffer's next record, and
+ * stop there (LIBBPF_PERF_EVENT_DONE).
  */
 enum bpf_perf_event_ret bpfkit_perf_take(struct bpfkit_perf_merge *m, size_t i,
 					 const struct perf_event_header *e);
@@ -198,10 +197,10 @@ enum bpf_perf_event_ret bpfkit_perf_take(struct bpfkit_perf_merge *m, size_t i,
 /*
  * One pass: hand the sink, 8-byte aligned, every record stamped before the
  * horizon, in the order of the times in their struct bpfkit_record headers
- * (a record too short for one comes first), filling each queue as it runs
- * dry. 1 once every buffer is read up to the horizon; 0 as soon as the sink
- * says the pass must end (what was taken and not delivered stays queued
- * for the next pass); -errno from fill.
+ * (a record too short for one comes first), each buffer's next record
+ * taken as the one before is delivered. 1 once every buffer is read up to
+ * the horizon; 0 as soon as the sink says the pass must end (the records
+ * taken and not delivered stay held for the next pass); -errno from fill.
  */
 int bpfkit_perf_merge(struct bpfkit_perf_merge *m);
 
