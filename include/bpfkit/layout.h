@@ -43,32 +43,6 @@
 #define BPFKIT_LAYOUT_OFFSET(type, member, size) __u32 type##_##member;
 
 /*
- * The members the library's BPF side reads of a task other than the
- * current one (bpfkit_task_selected()'s filters, bpfkit_hist_add_task()'s
- * keys, bpfkit_task_state()), in bpfkit_task_layout, which a tool calling
- * any of them fills before load with bpfkit_read_task_layout() (setup
- * room): no CO-RE relocation of five struct types, and none of the
- * kernel's BTF parsed by libbpf for them.
- */
-#define BPFKIT_TASK_MEMBERS(X)                          \
-	X(task_struct, pid, 4)                          \
-	X(task_struct, __state, 4) /* "state" < 5.14 */ \
-	X(task_struct, tgid, 4)                         \
-	X(task_struct, comm, BPFKIT_COMM_LEN)           \
-	X(task_struct, cred, sizeof(void *))            \
-	X(task_struct, cgroups, sizeof(void *))         \
-	X(cred, uid, 4) /* kuid_t */                    \
-	X(css_set, dfl_cgrp, sizeof(void *))            \
-	X(cgroup, kn, sizeof(void *))                   \
-	X(cgroup, self, 0) /* embedded: its offset */   \
-	X(cgroup_subsys_state, parent, sizeof(void *))  \
-	X(kernfs_node, id, 8)
-
-struct bpfkit_task_layout {
-	BPFKIT_TASK_MEMBERS(BPFKIT_LAYOUT_OFFSET)
-};
-
-/*
  * The members the net room's BPF side reads of a socket and of the file
  * table that leads to it (bpfkit_fd_socket(), bpfkit_socket_sock(),
  * bpfkit_sock_flow(), bpfkit_sock_protocol(), bpfkit_sock_err()), in
