@@ -72,36 +72,4 @@ struct bpfkit_sock_layout {
 	BPFKIT_SOCK_MEMBERS(BPFKIT_LAYOUT_OFFSET)
 };
 
-/*
- * The members the block I/O room's BPF side reads of a request, its queue
- * and its disk (bpfkit_rq_dev(), bpfkit_rq_op(), biosnoop's sector and
- * size), in bpfkit_rq_layout, which a block I/O tool fills before load
- * with bpfkit_blockio_prepare() (blockio room). The disk is the queue's
- * since Linux 5.15 and the request's before 5.17, read there where the
- * kernel has it (BPFKIT_RQ_OLD_MEMBERS: not in vmlinux.h's request).
- */
-#define BPFKIT_RQ_MEMBERS(X)                                    \
-	X(gendisk, major, 4)                                    \
-	X(gendisk, first_minor, 4)                              \
-	X(request_queue, disk, BPFKIT_OPTIONAL(sizeof(void *))) \
-	X(request, q, sizeof(void *))                           \
-	X(request, cmd_flags, 4)                                \
-	X(request, __sector, 8)                                 \
-	X(request, __data_len, 4)
-#define BPFKIT_RQ_OLD_MEMBERS(X) \
-	X(request, rq_disk, BPFKIT_OPTIONAL(sizeof(void *)))
-/* The request flags reported: bit numbers, made masks before load. */
-#define BPFKIT_RQ_FLAGS(X)                                  \
-	X(req_flag_bits, __REQ_SYNC, BPFKIT_ENUMERATOR)     \
-	X(req_flag_bits, __REQ_META, BPFKIT_ENUMERATOR)     \
-	X(req_flag_bits, __REQ_FUA, BPFKIT_ENUMERATOR)      \
-	X(req_flag_bits, __REQ_PREFLUSH, BPFKIT_ENUMERATOR) \
-	X(req_flag_bits, __REQ_RAHEAD, BPFKIT_ENUMERATOR)
-#define BPFKIT_RQ_LAYOUT(X) \
-	BPFKIT_RQ_MEMBERS(X) BPFKIT_RQ_OLD_MEMBERS(X) BPFKIT_RQ_FLAGS(X)
-
-struct bpfkit_rq_layout {
-	BPFKIT_RQ_LAYOUT(BPFKIT_LAYOUT_OFFSET)
-};
-
 #endif /* BPFKIT_LAYOUT_H */
