@@ -66,7 +66,7 @@ struct {
 #define task_field(btf, t, field) ((btf) ? (t)->field : BPF_CORE_READ(t, field))
 
 /* Task T's state (__state, or state before Linux 5.14), the same two ways. */
-static __always_inline unsigned int task_state(struct task_struct *t, bool btf)
+static __always_inline unsigned long task_state(struct task_struct *t, bool btf)
 {
 	return btf ? bpfkit_btf_task_state(t) : bpfkit_task_state(t);
 }

@@ -33,9 +33,10 @@ static __always_inline unsigned int bpfkit_task_state(const void *task)
 
 /*
  * The same, by plain loads, of a task the verifier trusts (a tp_btf
- * argument): libbpf sizes each load to the member this kernel has.
+ * argument): libbpf sizes each load to the member this kernel has. In
+ * the old member's width: no truncation on a scheduler hot path.
  */
-static __always_inline unsigned int
+static __always_inline unsigned long
 bpfkit_btf_task_state(const struct task_struct *t)
 {
 	if (bpf_core_field_exists(t->__state))
