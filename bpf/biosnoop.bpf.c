@@ -4,6 +4,7 @@
  * disk, operation, sector and size, and its queue and service times.
  */
 #include "vmlinux.h"
+#include <bpf/bpf_core_read.h>
 #include <bpf/bpf_helpers.h>
 #include "bpfkit/blockio.bpf.h"
 #include "bpfkit/channel.bpf.h"
@@ -25,8 +26,8 @@ static __always_inline void rq_done(void *ctx, struct request *rq,
 	if (s->queued_ns && s->queued_ns <= s->issued_ns)
 		e.queue_ns = s->issued_ns - s->queued_ns;
 	e.service_ns = bpf_ktime_get_ns() - s->issued_ns;
-	e.sector = bpfkit_read_u64(rq, bpfkit_rq_layout.request___sector);
-	e.bytes = bpfkit_read_s32(rq, bpfkit_rq_layout.request___data_len);
+	e.sector = BPF_CORE_READ(rq, __sector);
+	e.bytes = BPF_CORE_READ(rq, __data_len);
 	e.pid = s->pid;
 	e.dev = bpfkit_rq_dev(rq);
 	e.op = bpfkit_rq_op(rq);

@@ -4,6 +4,7 @@
  * -O, how long they stay off the CPU), in a histogram.
  */
 #include "vmlinux.h"
+#include <bpf/bpf_core_read.h>
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 #include "bpfkit/filter.bpf.h"
@@ -33,7 +34,7 @@ struct {
 /* T starts the period being timed (on or off the CPU). */
 static __always_inline void begin(struct task_struct *t, __u64 now)
 {
-	__u32 tid = bpfkit_read_s32(t, bpfkit_task_layout.task_struct_pid);
+	__u32 tid = BPF_CORE_READ(t, pid);
 
 	/* The idle task is never timed. */
 	if (!tid || !bpfkit_task_selected(t))
@@ -45,7 +46,7 @@ static __always_inline void begin(struct task_struct *t, __u64 now)
 /* T ends the period being timed: add it to its histogram. */
 static __always_inline void end(struct task_struct *t, __u64 now)
 {
-	__u32 tid = bpfkit_read_s32(t, bpfkit_task_layout.task_struct_pid);
+	__u32 tid = BPF_CORE_READ(t, pid);
 	__u64 *start, delta;
 
 	start = bpf_map_lookup_elem(&cpudist_start, &tid);
@@ -71,10 +72,7 @@ static __always_inline void switched(struct task_struct *prev,
 	}
 }
 
-/*
- * A raw tracepoint, reading the tasks at offsets from the kernel's BTF
- * (bpfkit_task_layout): libbpf parses none of the kernel's BTF.
- */
+/* Its first three arguments, the same since Linux 5.18 added prev_state. */
 SEC("raw_tp/sched_switch")
 int BPF_PROG(sched_switch, bool preempt, struct task_struct *prev,
 	     struct task_struct *next)

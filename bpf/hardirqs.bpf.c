@@ -5,17 +5,16 @@
  * -C per CPU.
  */
 #include "vmlinux.h"
+#include <bpf/bpf_core_read.h>
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 #include "bpfkit/filter.bpf.h"
 #include "bpfkit/histogram.bpf.h"
-#include "bpfkit/layout.bpf.h"
 #include "hardirqs.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
 const volatile bool per_cpu; /* -C */
-const volatile struct hardirqs_layout layout;
 
 /* Entry time of the handler running on each CPU, for bpfkit_hist_cpu_*(). */
 struct {
@@ -41,8 +40,7 @@ static __always_inline void exited(int irq, struct irqaction *action)
 	if (!start)
 		return;
 	bpf_probe_read_kernel_str(key.name, sizeof(key.name),
-				  bpfkit_read_ptr(action,
-						  layout.irqaction_name));
+				  BPF_CORE_READ(action, name));
 	if (per_cpu)
 		key.cpu = bpf_get_smp_processor_id();
 	h = bpfkit_hist_get(&hardirqs_hists, &key);
@@ -52,8 +50,8 @@ static __always_inline void exited(int irq, struct irqaction *action)
 }
 
 /*
- * Raw tracepoints, and the handler's name read at the offset user space
- * found in the kernel's BTF (bpfkit/layout.h): libbpf loads no kernel BTF.
+ * Raw tracepoints: unlike tp_btf, they attach on a kernel without BTF of
+ * its own, where --btf FILE relocates the read of the name.
  */
 SEC("raw_tp/irq_handler_entry")
 int BPF_PROG(irq_handler_entry, int irq, struct irqaction *action)

@@ -5,6 +5,7 @@
  * spent off the CPU is added to the count of those stacks.
  */
 #include "vmlinux.h"
+#include <bpf/bpf_core_read.h>
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 #include "bpfkit/filter.bpf.h"
@@ -59,10 +60,8 @@ SEC("raw_tp/sched_switch")
 int BPF_PROG(switch_raw, bool preempt, struct task_struct *prev,
 	     struct task_struct *next)
 {
-	__u32 prev_tid =
-		bpfkit_read_s32(prev, bpfkit_task_layout.task_struct_pid);
-	__u32 next_tid =
-		bpfkit_read_s32(next, bpfkit_task_layout.task_struct_pid);
+	__u32 prev_tid = BPF_CORE_READ(prev, pid);
+	__u32 next_tid = BPF_CORE_READ(next, pid);
 	struct offcputime_start *start;
 	__u32 zero = 0;
 	__u64 delta;

@@ -7,6 +7,7 @@
 #include <bpf/bpf_core_read.h>
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
+#include "bpfkit/core_fixes.bpf.h"
 #include "bpfkit/filter.bpf.h"
 #include "bpfkit/histogram.bpf.h"
 #include "runqlat.h"
@@ -63,6 +64,12 @@ struct {
  * constant in every caller, so each program keeps one of the two.
  */
 #define task_field(btf, t, field) ((btf) ? (t)->field : BPF_CORE_READ(t, field))
+
+/* Task T's state (__state, or state before Linux 5.14), the same two ways. */
+static __always_inline unsigned long task_state(struct task_struct *t, bool btf)
+{
+	return btf ? bpfkit_btf_task_state(t) : bpfkit_task_state(t);
+}
 
 /*
  * The time now for task P, which is on a run queue or about to be: on the
@@ -139,7 +146,7 @@ static __always_inline void switched(struct task_struct *prev,
 	bool requeued = false;
 
 	start = queued_at(next_tid);
-	if (task_field(btf, prev, __state) == TASK_RUNNING) {
+	if (task_state(prev, btf) == TASK_RUNNING) {
 		prev_tid = task_field(btf, prev, pid);
 		requeued = timed(prev, prev_tid);
 	}

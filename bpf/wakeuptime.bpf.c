@@ -6,6 +6,7 @@
  * blocked is added to the count of its waker's stacks.
  */
 #include "vmlinux.h"
+#include <bpf/bpf_core_read.h>
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 #include "bpfkit/filter.bpf.h"
@@ -41,10 +42,8 @@ SEC("raw_tp/sched_switch")
 int BPF_PROG(switch_raw, bool preempt, struct task_struct *prev,
 	     struct task_struct *next)
 {
-	__u32 prev_tid =
-		bpfkit_read_s32(prev, bpfkit_task_layout.task_struct_pid);
-	__u32 next_tid =
-		bpfkit_read_s32(next, bpfkit_task_layout.task_struct_pid);
+	__u32 prev_tid = BPF_CORE_READ(prev, pid);
+	__u32 next_tid = BPF_CORE_READ(next, pid);
 	struct bpfkit_stack_key *waker;
 	__u64 now = bpf_ktime_get_ns(), *start, delta;
 
@@ -80,7 +79,7 @@ int BPF_PROG(switch_raw, bool preempt, struct task_struct *prev,
 SEC("raw_tp/sched_waking")
 int BPF_PROG(waking_raw, struct task_struct *p)
 {
-	__u32 tid = bpfkit_read_s32(p, bpfkit_task_layout.task_struct_pid);
+	__u32 tid = BPF_CORE_READ(p, pid);
 	struct bpfkit_stack_key key;
 
 	/* A task woken twice before it runs keeps its first waker. */
@@ -88,9 +87,7 @@ int BPF_PROG(waking_raw, struct task_struct *p)
 	    bpf_map_lookup_elem(&wakeuptime_wakers, &tid))
 		return 0;
 	bpfkit_stack_key_fill(ctx, &key);
-	bpf_probe_read_kernel(&key.target, sizeof(key.target),
-			      (const void *)p +
-				      bpfkit_task_layout.task_struct_comm);
+	BPF_CORE_READ_INTO(&key.target, p, comm);
 	if (bpf_map_update_elem(&wakeuptime_wakers, &tid, &key, BPF_NOEXIST))
 		__sync_fetch_and_add(&wakeuptime_untimed, 1);
 	return 0;

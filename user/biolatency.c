@@ -151,19 +151,15 @@ int main(int argc, char **argv)
 		goto cleanup;
 	}
 
-	/* Our options and the buckets into .rodata; the request layout. */
+	/* Our options and the buckets into .rodata; the queue program. */
 	skel->rodata->queued = env.queued;
 	skel->rodata->per_disk = env.per_disk;
 	skel->rodata->per_op = env.per_op;
 	skel->rodata->bpfkit_rq_dev_filter = env.dev;
 	bpfkit_hist_cfg_init(&skel->rodata->bpfkit_hist_cfg);
 	bpfkit_hist_sparse_map(skel->maps.biolatency_hists);
-	err = bpfkit_blockio_prepare(&skel->rodata->bpfkit_rq_layout,
-				     skel->progs.io_start,
-				     skel->progs.rq_insert, env.queued,
-				     bpfkit_opts.btf_path);
-	if (err)
-		goto cleanup;
+	bpfkit_blockio_prepare(skel->progs.io_start, skel->progs.rq_insert,
+			       env.queued);
 
 	/* Load and verify. */
 	err = bpfkit_load(skel->skeleton, &skel->rodata->bpfkit_filter, NULL);

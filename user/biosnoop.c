@@ -137,16 +137,12 @@ int main(int argc, char **argv)
 	}
 
 	/*
-	 * Our options and the request layout into .rodata; the queue
-	 * program too: a request's task is best known there.
+	 * Our options into .rodata; the queue program too: a request's
+	 * task is best known there.
 	 */
 	skel->rodata->bpfkit_rq_dev_filter = env.dev;
-	err = bpfkit_blockio_prepare(&skel->rodata->bpfkit_rq_layout,
-				     skel->progs.io_start,
-				     skel->progs.rq_insert, true,
-				     bpfkit_opts.btf_path);
-	if (err)
-		goto cleanup;
+	bpfkit_blockio_prepare(skel->progs.io_start, skel->progs.rq_insert,
+			       true);
 
 	/* Write filters and channel settings to .rodata; load and verify. */
 	err = bpfkit_load(skel->skeleton, &skel->rodata->bpfkit_filter,

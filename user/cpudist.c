@@ -81,14 +81,11 @@ int main(int argc, char **argv)
 		goto cleanup;
 	}
 
-	/* Our options, the buckets and where to read tasks into .rodata. */
+	/* Our options and the buckets into .rodata. */
 	skel->rodata->key_by = env.key_by;
 	skel->rodata->off_cpu = env.off_cpu;
 	bpfkit_hist_cfg_init(&skel->rodata->bpfkit_hist_cfg);
 	bpfkit_hist_task_map(skel->maps.cpudist_hists, env.key_by);
-	err = bpfkit_read_task_layout(&skel->rodata->bpfkit_task_layout);
-	if (err)
-		goto cleanup;
 
 	/* Write the common filters to .rodata; load and verify. */
 	err = bpfkit_load(skel->skeleton, &skel->rodata->bpfkit_filter, NULL);

@@ -153,14 +153,10 @@ int main(int argc, char **argv)
 		goto cleanup;
 	}
 
-	/* Our options, the buckets and the name's offset into .rodata. */
+	/* Our options and the buckets into .rodata. */
 	skel->rodata->per_cpu = env.per_cpu;
 	bpfkit_hist_cfg_init(&skel->rodata->bpfkit_hist_cfg);
 	bpfkit_hist_sparse_map(skel->maps.hardirqs_hists);
-	err = bpfkit_read_layout(bpfkit_opts.btf_path, &skel->rodata->layout,
-				 HARDIRQS_MEMBERS);
-	if (err)
-		goto cleanup;
 
 	/* Load and verify. */
 	err = bpfkit_load(skel->skeleton, &skel->rodata->bpfkit_filter, NULL);

@@ -122,9 +122,6 @@ int main(int argc, char **argv)
 	skel->rodata->state_bits = env.state_bits;
 	bpfkit_stack_cfg_init(&skel->rodata->bpfkit_stack_cfg,
 			      &bpfkit_opts.stacks);
-	err = bpfkit_read_task_layout(&skel->rodata->bpfkit_task_layout);
-	if (err)
-		goto cleanup;
 	err = bpfkit_load(skel->skeleton, &skel->rodata->bpfkit_filter, NULL);
 	if (err)
 		goto cleanup;

@@ -89,10 +89,7 @@ int main(int argc, char **argv)
 					       skel->progs.switch_raw },
 		3, bpfkit_opts.btf_path, "sched_switch");
 
-	/* Where the filters and -P, -L read a task; load and verify. */
-	err = bpfkit_read_task_layout(&skel->rodata->bpfkit_task_layout);
-	if (err)
-		goto cleanup;
+	/* Load and verify. */
 	err = bpfkit_load(skel->skeleton, &skel->rodata->bpfkit_filter, NULL);
 	if (err)
 		goto cleanup;

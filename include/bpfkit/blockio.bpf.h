@@ -13,21 +13,23 @@
  *
  * called when a request's start found no room in the map (so that its
  * completion is counted lost, not missed silently). The programs are
- * raw_tp ones and read the request at the offsets in bpfkit_rq_layout:
- * libbpf needs no kernel BTF. User space (blockio.h in user/lib) fills
- * the layout and keeps a queue program only when it needs queue times:
- * block_io_start where the kernel has it (Linux 6.5 and later: every
- * request, as it is made), block_rq_insert before (requests that go
- * through a queue; those issued directly are seen at issue only).
+ * raw_tp ones (they attach where the kernel has no BTF of its own) and
+ * read the request by CO-RE, its arguments and its disk as this kernel
+ * has them (core_fixes.bpf.h). User space (blockio.h in user/lib) keeps
+ * a queue program only when it needs queue times: block_io_start where
+ * the kernel has it (Linux 6.5 and later: every request, as it is made),
+ * block_rq_insert before (requests that go through a queue; those issued
+ * directly are seen at issue only).
  */
 #ifndef BPFKIT_BLOCKIO_BPF_H
 #define BPFKIT_BLOCKIO_BPF_H
 
 #include "vmlinux.h"
+#include <bpf/bpf_core_read.h>
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 #include "bpfkit/blockio.h"
-#include "bpfkit/layout.bpf.h"
+#include "bpfkit/core_fixes.bpf.h"
 
 #define BPFKIT_RQ_MAX_INFLIGHT 10240 /* requests tracked at once */
 
@@ -49,45 +51,36 @@ struct {
 	__type(value, struct bpfkit_rq_start);
 } bpfkit_rq_starts SEC(".maps");
 
-/* Where this kernel keeps what the programs read (BPFKIT_RQ_LAYOUT). */
-const volatile struct bpfkit_rq_layout bpfkit_rq_layout;
-
 static __always_inline __u32 bpfkit_rq_dev(struct request *rq)
 {
-	const volatile struct bpfkit_rq_layout *l = &bpfkit_rq_layout;
-	const void *disk;
+	struct gendisk *disk = bpfkit_rq_disk(rq);
 
-	/* Kernels before 5.17 have the disk in the request itself. */
-	if (l->request_rq_disk != BPFKIT_ABSENT)
-		disk = bpfkit_read_ptr(rq, l->request_rq_disk);
-	else
-		disk = bpfkit_read_ptr(bpfkit_read_ptr(rq, l->request_q),
-				       l->request_queue_disk);
 	if (!disk)
 		return 0;
-	return bpfkit_read_s32(disk, l->gendisk_major) << BPFKIT_MINOR_BITS |
-	       bpfkit_read_s32(disk, l->gendisk_first_minor);
+	return BPF_CORE_READ(disk, major) << BPFKIT_MINOR_BITS |
+	       BPF_CORE_READ(disk, first_minor);
 }
 
-/*
- * The request's operation and flags, as BPFKIT_RQ_* (blockio.h); the
- * layout holds the kernel's flags as masks.
- */
+/* Whether request flags F hold FLAG, a bit of enum req_flag_bits. */
+#define rq_flag(f, flag)                                         \
+	(bpf_core_enum_value_exists(enum req_flag_bits, flag) && \
+	 ((f) >> bpf_core_enum_value(enum req_flag_bits, flag) & 1))
+
+/* The request's operation and flags, as BPFKIT_RQ_* (blockio.h). */
 static __always_inline __u32 bpfkit_rq_op(struct request *rq)
 {
-	const volatile struct bpfkit_rq_layout *l = &bpfkit_rq_layout;
-	__u32 f = bpfkit_read_s32(rq, l->request_cmd_flags);
+	__u32 f = BPF_CORE_READ(rq, cmd_flags);
 	__u32 op = f & BPFKIT_RQ_OP_MASK;
 
-	if (f & l->req_flag_bits___REQ_SYNC)
+	if (rq_flag(f, __REQ_SYNC))
 		op |= BPFKIT_RQ_SYNC;
-	if (f & l->req_flag_bits___REQ_META)
+	if (rq_flag(f, __REQ_META))
 		op |= BPFKIT_RQ_META;
-	if (f & l->req_flag_bits___REQ_FUA)
+	if (rq_flag(f, __REQ_FUA))
 		op |= BPFKIT_RQ_FUA;
-	if (f & l->req_flag_bits___REQ_PREFLUSH)
+	if (rq_flag(f, __REQ_PREFLUSH))
 		op |= BPFKIT_RQ_PREFLUSH;
-	if (f & l->req_flag_bits___REQ_RAHEAD)
+	if (rq_flag(f, __REQ_RAHEAD))
 		op |= BPFKIT_RQ_RAHEAD;
 	return op;
 }
@@ -161,6 +154,7 @@ static __always_inline void rq_completed(void *ctx, struct request *rq)
 	bpf_map_delete_elem(&bpfkit_rq_starts, &key);
 }
 
+/* Linux 6.5 on; its request is its only argument. */
 SEC("raw_tp/block_io_start")
 int BPF_PROG(io_start, struct request *rq)
 {
@@ -168,17 +162,18 @@ int BPF_PROG(io_start, struct request *rq)
 	return 0;
 }
 
+/* Their request: the first argument or the second (core_fixes.bpf.h). */
 SEC("raw_tp/block_rq_insert")
-int BPF_PROG(rq_insert, struct request *rq)
+int rq_insert(unsigned long long *ctx)
 {
-	rq_queued(rq);
+	rq_queued(bpfkit_rq_arg(ctx, insert));
 	return 0;
 }
 
 SEC("raw_tp/block_rq_issue")
-int BPF_PROG(rq_issue, struct request *rq)
+int rq_issue(unsigned long long *ctx)
 {
-	rq_issued(rq);
+	rq_issued(bpfkit_rq_arg(ctx, issue));
 	return 0;
 }
 

@@ -11,13 +11,15 @@
 
 #include "vmlinux.h"
 #include <bpf/bpf_core_read.h>
+#include <bpf/bpf_helpers.h>
 
 /*
  * task_struct's state: "state", a long, before Linux 5.14, which renamed
- * it "__state" and made it an unsigned int.
+ * it "__state" and made it an unsigned int. Unsigned here: libbpf resizes
+ * a plain load (bpfkit_btf_task_state()) only between unsigned members.
  */
 struct task_struct___o {
-	volatile long state;
+	volatile unsigned long state;
 } __attribute__((preserve_access_index));
 
 static __always_inline unsigned int bpfkit_task_state(const void *task)
@@ -27,6 +29,81 @@ static __always_inline unsigned int bpfkit_task_state(const void *task)
 	if (bpf_core_field_exists(t->__state))
 		return BPF_CORE_READ(t, __state);
 	return BPF_CORE_READ((const struct task_struct___o *)task, state);
+}
+
+/*
+ * The same, by plain loads, of a task the verifier trusts (a tp_btf
+ * argument): libbpf sizes each load to the member this kernel has. In
+ * the old member's width: no truncation on a scheduler hot path.
+ */
+static __always_inline unsigned long
+bpfkit_btf_task_state(const struct task_struct *t)
+{
+	if (bpf_core_field_exists(t->__state))
+		return t->__state;
+	return ((const struct task_struct___o *)t)->state;
+}
+
+/*
+ * sched_switch's raw tracepoint gained a last argument, prev_state, in
+ * Linux 5.18: programs on it take the first three (preempt, prev, next),
+ * the same on every kernel, and read the state from the task.
+ */
+
+/*
+ * The block request tracepoints block_rq_insert and block_rq_issue: their
+ * raw arguments were (struct request_queue *, struct request *) until
+ * Linux 5.11 (and some stable kernels: Debian 11's 5.10 has the new form)
+ * made them (struct request *). The prototype in the kernel's BTF says
+ * which: these flavours match it only in the new form. A kernel without
+ * the btf_trace_* types (before 5.5) has the old one.
+ */
+typedef void (*btf_trace_block_rq_insert___rq)(void *, struct request *);
+typedef void (*btf_trace_block_rq_issue___rq)(void *, struct request *);
+
+/*
+ * The request a block_rq_TP raw tracepoint program (TP: insert or issue)
+ * was given, CTX its arguments.
+ */
+#define bpfkit_rq_arg(ctx, tp) \
+	bpfkit_rq_arg_at(ctx,  \
+			 bpf_core_type_exists(btf_trace_block_rq_##tp##___rq))
+
+static __always_inline struct request *
+bpfkit_rq_arg_at(const unsigned long long *ctx, bool alone)
+{
+	unsigned long long rq;
+
+	/*
+	 * A load at a fixed offset on each path: clang would make the two
+	 * one load at ctx + (alone ? 0 : 8), an offset the verifier refuses
+	 * in the context. The barriers keep them apart.
+	 */
+	if (alone) {
+		rq = ctx[0];
+		barrier_var(rq);
+	} else {
+		rq = ctx[1];
+		barrier_var(rq);
+	}
+	return (struct request *)rq;
+}
+
+/*
+ * A request's disk: the request's own rq_disk before Linux 5.17, its
+ * queue's disk (request_queue.disk, Linux 5.15 on) since.
+ */
+struct request___o {
+	struct gendisk *rq_disk;
+} __attribute__((preserve_access_index));
+
+static __always_inline struct gendisk *bpfkit_rq_disk(struct request *rq)
+{
+	struct request___o *o = (void *)rq;
+
+	if (bpf_core_field_exists(o->rq_disk))
+		return BPF_CORE_READ(o, rq_disk);
+	return BPF_CORE_READ(rq, q, disk);
 }
 
 #endif /* BPFKIT_CORE_FIXES_BPF_H */

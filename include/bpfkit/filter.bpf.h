@@ -12,7 +12,6 @@
 #include <bpf/bpf_core_read.h>
 #include <bpf/bpf_helpers.h>
 #include "bpfkit/filter.h"
-#include "bpfkit/layout.bpf.h"
 
 const volatile struct bpfkit_filter bpfkit_filter = BPFKIT_FILTER_ALL;
 
@@ -62,21 +61,19 @@ static __always_inline bool bpfkit_selected(void)
  * Is task T in cgroup v2 ID or below it? Climbs from T's cgroup through
  * its parents (cgroup.self.parent), as --cgroup selects the subtree.
  */
-static __always_inline bool task_in_cgroup(const void *t, __u64 id)
+static __always_inline bool task_in_cgroup(const struct task_struct *t,
+					   __u64 id)
 {
-	const volatile struct bpfkit_task_layout *l = &bpfkit_task_layout;
-	const void *cg, *css;
+	__u32 self = bpf_core_field_offset(struct cgroup, self);
+	struct cgroup *cg = BPF_CORE_READ(t, cgroups, dfl_cgrp);
+	struct cgroup_subsys_state *css;
 	int i;
 
-	cg = bpfkit_read_ptr(bpfkit_read_ptr(t, l->task_struct_cgroups),
-			     l->css_set_dfl_cgrp);
 	for (i = 0; i < BPFKIT_CGROUP_MAX_DEPTH && cg; i++) {
-		if (bpfkit_read_u64(bpfkit_read_ptr(cg, l->cgroup_kn),
-				    l->kernfs_node_id) == id)
+		if (BPF_CORE_READ(cg, kn, id) == id)
 			return true;
-		css = bpfkit_read_ptr(
-			cg, l->cgroup_self + l->cgroup_subsys_state_parent);
-		cg = css ? css - l->cgroup_self : NULL;
+		css = BPF_CORE_READ(cg, self.parent);
+		cg = css ? (void *)css - self : NULL;
 	}
 	return false;
 }
@@ -84,27 +81,23 @@ static __always_inline bool task_in_cgroup(const void *t, __u64 id)
 /*
  * True when task T passes the common filters: for tools that account a
  * task other than the current one (the task being woken, switched in).
- * Such a tool calls bpfkit_read_task_layout() before load.
  */
-static __always_inline bool bpfkit_task_selected(const void *t)
+static __always_inline bool bpfkit_task_selected(const struct task_struct *t)
 {
-	const volatile struct bpfkit_task_layout *l = &bpfkit_task_layout;
 	char comm[BPFKIT_COMM_LEN];
 	int i;
 
-	if (bpfkit_filter.pid &&
-	    bpfkit_read_s32(t, l->task_struct_tgid) != bpfkit_filter.pid)
+	if (bpfkit_filter.pid && BPF_CORE_READ(t, tgid) != bpfkit_filter.pid)
 		return false;
 	if (bpfkit_filter.uid != BPFKIT_ANY_UID &&
-	    bpfkit_read_s32(bpfkit_read_ptr(t, l->task_struct_cred),
-			    l->cred_uid) != bpfkit_filter.uid)
+	    BPF_CORE_READ(t, cred, uid.val) != bpfkit_filter.uid)
 		return false;
 	if (bpfkit_filter.cgroup_id &&
 	    !task_in_cgroup(t, bpfkit_filter.cgroup_id))
 		return false;
 	if (!bpfkit_filter.comm[0])
 		return true;
-	bpf_probe_read_kernel_str(comm, sizeof(comm), t + l->task_struct_comm);
+	BPF_CORE_READ_STR_INTO(&comm, t, comm);
 	for (i = 0; i < BPFKIT_COMM_LEN; i++) {
 		if (comm[i] != bpfkit_filter.comm[i])
 			return false;

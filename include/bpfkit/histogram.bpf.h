@@ -15,7 +15,6 @@
 #include <bpf/bpf_core_read.h>
 #include <bpf/bpf_helpers.h>
 #include "bpfkit/histogram.h"
-#include "bpfkit/layout.bpf.h"
 
 const volatile struct bpfkit_hist_cfg bpfkit_hist_cfg =
 	BPFKIT_HIST_CFG_DEFAULTS;
@@ -121,10 +120,9 @@ static __always_inline __u64 *bpfkit_hist_cpu_started(void *map)
 
 /*
  * Add NS nanoseconds to task T's histogram in MAP, whose __u32 keys are as
- * BY says; a process or thread histogram is named by T's comm, read at
- * bpfkit_task_layout's offsets (bpfkit_read_task_layout()). Called from
- * sched_switch only: one histogram (BPFKIT_HIST_ALL) is a per-CPU array
- * (bpfkit_hist_task_map()), added to by bpfkit_hist_add_local().
+ * BY says; a process or thread histogram is named by T's comm. Called
+ * from sched_switch only: one histogram (BPFKIT_HIST_ALL) is a per-CPU
+ * array (bpfkit_hist_task_map()), added to by bpfkit_hist_add_local().
  */
 static __always_inline void bpfkit_hist_add_task(void *map,
 						 enum bpfkit_hist_by by,
@@ -135,9 +133,9 @@ static __always_inline void bpfkit_hist_add_task(void *map,
 	__u32 key = 0;
 
 	if (by == BPFKIT_HIST_PROCESS)
-		key = bpfkit_read_s32(t, bpfkit_task_layout.task_struct_tgid);
+		key = BPF_CORE_READ(t, tgid);
 	else if (by == BPFKIT_HIST_THREAD)
-		key = bpfkit_read_s32(t, bpfkit_task_layout.task_struct_pid);
+		key = BPF_CORE_READ(t, pid);
 	h = bpfkit_hist_get(map, &key);
 	if (!h)
 		return;
@@ -146,9 +144,7 @@ static __always_inline void bpfkit_hist_add_task(void *map,
 		return;
 	}
 	if (!h->name[0])
-		bpf_probe_read_kernel_str(
-			h->name, sizeof(h->name),
-			(const void *)t + bpfkit_task_layout.task_struct_comm);
+		BPF_CORE_READ_STR_INTO(&h->name, t, comm);
 	bpfkit_hist_add(h, ns);
 }
 

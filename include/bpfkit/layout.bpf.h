@@ -12,9 +12,6 @@
 #include <bpf/bpf_helpers.h>
 #include "bpfkit/layout.h"
 
-/* Where the library reads a task's members (BPFKIT_TASK_MEMBERS). */
-const volatile struct bpfkit_task_layout bpfkit_task_layout;
-
 /* The 2, 4 or 8 bytes at OFF in kernel object BASE; 0 if unreadable. */
 static __always_inline __u16 bpfkit_read_u16(const void *base, __u32 off)
 {

@@ -76,8 +76,8 @@ verified() {
 	phases runqlat
 	common_phases
 	[ "$(grep -c 'phase verify ' <<<"$PHASES")" -ge 2 ]
-	# The kernel room finds btf_trace_sched_switch by a raw pass over the
-	# BTF; a wrong id would fail its tp_btf probe and load raw_tp instead.
+	# The kernel room finds btf_trace_sched_switch in libbpf's parse of
+	# the BTF; a wrong id would fail its tp_btf probe and load raw_tp.
 	if bpftool btf dump file /sys/kernel/btf/vmlinux 2>/dev/null |
 		grep -q "TYPEDEF 'btf_trace_sched_switch'"; then
 		verified wakeup_btf wakeup_new_btf switch_btf
@@ -189,27 +189,30 @@ verified() {
 		<<<"$PHASES"
 }
 
-@test "phases: softirqs, hardirqs and cpudist attach raw tracepoints and read kernel memory at BTF offsets, so libbpf loads no kernel BTF" {
+@test "phases: softirqs reads no kernel memory, so libbpf loads no kernel BTF" {
 	# On tp_btf, libbpf parsed the whole kernel BTF to find each
-	# tracepoint's type (and, for hardirqs, to relocate irqaction's
-	# name): 10 of softirqs' 20 ms until attached on a quiet host.
-	# softirqs.bats and hardirqs.bats check the counts and the names.
+	# tracepoint's type: 10 of softirqs' 20 ms until attached on a quiet
+	# host. softirqs.bats checks the counts.
 	phases softirqs
 	common_phases
 	verified softirq_entry softirq_exit
 	grep -q "phase kernel BTF: .* (not loaded: nothing needs it)$" \
 		<<<"$PHASES"
+}
+
+@test "phases: the IRQ and scheduler tools verify the programs they attach" {
 	phases hardirqs
 	common_phases
 	verified irq_handler_entry irq_handler_exit
-	grep -q "phase kernel BTF: .* (not loaded: nothing needs it)$" \
-		<<<"$PHASES"
-	# cpudist reads the tasks it times at bpfkit_task_layout's offsets.
 	phases cpudist
 	common_phases
 	verified sched_switch
-	grep -q "phase kernel BTF: .* (not loaded: nothing needs it)$" \
-		<<<"$PHASES"
+	phases offcputime
+	common_phases
+	verified switch_raw
+	phases wakeuptime
+	common_phases
+	verified switch_raw waking_raw
 }
 
 @test "phases: the network tools read their tracepoints at format layouts and sockets at BTF offsets, so libbpf loads no kernel BTF" {
@@ -230,36 +233,16 @@ verified() {
 	done
 }
 
-@test "phases: biolatency and biosnoop attach raw tracepoints and read requests at BTF offsets, so libbpf loads no kernel BTF" {
-	# On tp_btf, with struct request and gendisk and enum req_flag_bits
-	# as CO-RE relocations, libbpf parsed the kernel BTF (about 10 ms)
-	# and searched it (about 7 ms). biolatency.bats and biosnoop.bats
-	# check the disks, operations, sectors and sizes.
+@test "phases: biolatency and biosnoop verify their issue and completion programs, and a queue program only when they need one" {
+	# biolatency.bats and biosnoop.bats check the disks, operations,
+	# sectors and sizes.
 	phases biolatency -D -F
 	common_phases
 	verified rq_issue rq_complete
-	grep -q "phase kernel BTF: .* (not loaded: nothing needs it)$" \
-		<<<"$PHASES"
 	# With the queue program: block_io_start where the kernel has it.
 	phases biosnoop
 	common_phases
 	verified '(io_start|rq_insert)' rq_issue rq_complete
-	grep -q "phase kernel BTF: .* (not loaded: nothing needs it)$" \
-		<<<"$PHASES"
-}
-
-@test "phases: offcputime and wakeuptime read tasks at BTF offsets, so libbpf loads no kernel BTF" {
-	# A task's pid, comm and state (task_struct's __state, "state" before
-	# Linux 5.14: the raw pass knows the rename) were CO-RE relocations:
-	# about 14 ms of each tool's CPU until attached in a quiet bench run.
-	# offcputime.bats and wakeuptime.bats check the states and names.
-	local t
-	for t in offcputime wakeuptime; do
-		phases "$t"
-		common_phases
-		grep -q "phase kernel BTF: .* (not loaded: nothing needs it)$" \
-			<<<"$PHASES"
-	done
 }
 
 @test "phases: oomkill reads mark_victim at its format file's offsets and the victim's task at BTF offsets, so libbpf loads no kernel BTF" {

@@ -87,11 +87,30 @@ teardown() {
 	jq -e '.count == 0' "$OUT"
 }
 
+@test "runqlat: -u and -c select the waiting task by its user and its name" {
+	local user=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+	BURST_ARGS=(1000 0)
+	burst A "${user[@]}" taskset -c 1
+	burst B "${user[@]}" taskset -c 1
+	start_tool runqlat -j -u 65534 -c burst
+	go
+	check_hist_json "$OUT"
+	jq -e '.count >= 20' "$OUT"
+	# The same spinners as root: not that user's; another name's neither.
+	for filter in "-u 65534 -c burst" "-c burst2"; do
+		burst A taskset -c 1
+		burst B taskset -c 1
+		start_tool runqlat -j $filter
+		go
+		[ "$(jq '.count' "$OUT")" = 0 ]
+	done
+}
+
 @test "runqlat: on raw tracepoints (BTF without tp_btf types) it counts the same way" {
-	# A minimized BTF has no btf_trace_* types: runqlat takes raw_tp. It
-	# keeps the task members the filter reads too (as 'make min-btf' does).
+	# A minimized BTF has no btf_trace_* types: runqlat takes raw_tp. Its
+	# CO-RE relocations keep the task members it reads (as 'make min-btf').
 	bpftool gen min_core_btf /sys/kernel/btf/vmlinux "$BATS_TEST_TMPDIR/min.btf" \
-		"$BUILD/obj/bpf/runqlat.bpf.o" "$BUILD/obj/bpf/layout-task.bpf.o"
+		"$BUILD/obj/bpf/runqlat.bpf.o"
 	BURST_ARGS=(1000 0)
 	burst A taskset -c 1
 	burst B taskset -c 1

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
-/* Block I/O tools' user side: request layout, disks, operations. */
+/* Block I/O tools' user side: queue programs, disks, operations. */
 #include <errno.h>
 #include <libgen.h>
 #include <limits.h>
@@ -10,25 +10,14 @@
 #include "cli.h"
 #include "kernel.h"
 
-/* A flag's bit number made its mask: one AND per flag and request. */
-#define RQ_FLAG_MASK(type, name, size) \
-	l->type##_##name = 1U << l->type##_##name;
-
-int bpfkit_blockio_prepare(struct bpfkit_rq_layout *l,
-			   struct bpf_program *io_start,
-			   struct bpf_program *insert, bool queued,
-			   const char *btf_path)
+void bpfkit_blockio_prepare(struct bpf_program *io_start,
+			    struct bpf_program *insert, bool queued)
 {
 	bool io_start_tp = queued &&
 			   bpfkit_tracepoint_exists("block", "block_io_start");
-	int err = bpfkit_read_layout(btf_path, l, BPFKIT_RQ_LAYOUT);
 
-	if (err)
-		return err;
-	BPFKIT_RQ_FLAGS(RQ_FLAG_MASK)
 	bpf_program__set_autoload(io_start, io_start_tp);
 	bpf_program__set_autoload(insert, queued && !io_start_tp);
-	return 0;
 }
 
 void bpfkit_disk_name(__u32 dev, char *buf, size_t len)

@@ -1019,21 +1019,19 @@ int bpfkit_require_btf_members(const char *btf_path,
 }
 
 /*
- * The btf_trace_NAME typedef's id in the kernel's BTF (BTF_PATH, from
- * --btf, stands in for it), from the raw pass the tool's layouts share.
- * -ENOENT when it has none.
+ * The btf_trace_NAME typedef's id in the kernel's BTF, as libbpf parses it
+ * (bpfkit_kernel_btf(): BTF_PATH, from --btf, stands in for it); -ENOENT
+ * when it has none (a minimized BTF keeps none).
  */
 static int tracepoint_btf_id(const char *btf_path, const char *name)
 {
-	const struct raw_btf *rb;
+	const struct btf *btf = bpfkit_kernel_btf(btf_path);
 	char type[128];
-	int err;
 
+	if (!btf)
+		return -errno;
 	snprintf(type, sizeof(type), "btf_trace_%s", name);
-	err = raw_btf_get(btf_path, &rb);
-	if (err)
-		return err;
-	return (int)raw_btf_find(rb, type, btf_is_typedef) ?: -ENOENT;
+	return btf__find_by_name_kind(btf, type, BTF_KIND_TYPEDEF);
 }
 
 bool bpfkit_tp_btf_autoload(struct bpf_program *const *tp_btf,

@@ -177,8 +177,10 @@ int bpfkit_probe_tracing(enum bpf_attach_type attach_type, int btf_id);
 
 /*
  * Keep the N programs of TP_BTF (tp_btf) when this kernel loads tp_btf
- * programs on tracepoint NAME, else the N programs of RAW (raw_tp, the
- * same code); call before load. Returns whether tp_btf is kept.
+ * programs on tracepoint NAME (its btf_trace_NAME type found in
+ * bpfkit_kernel_btf(BTF_PATH), and a probe program loaded on it), else
+ * the N programs of RAW (raw_tp, the same code); call before load.
+ * Returns whether tp_btf is kept.
  */
 bool bpfkit_tp_btf_autoload(struct bpf_program *const *tp_btf,
 			    struct bpf_program *const *raw, size_t n,

@@ -45,17 +45,10 @@ int bpfkit_load(struct bpf_object_skeleton *s, struct bpfkit_filter *filter,
 		struct bpfkit_channel_cfg *channel);
 
 /*
- * Before load, for a tool whose BPF side reads a task other than the
- * current one (bpfkit_task_selected(), bpfkit_hist_add_task()): the
- * offsets of the members read, from the kernel's BTF, into L (the object's
- * bpfkit_task_layout). 0, or -errno said in one line.
- */
-int bpfkit_read_task_layout(struct bpfkit_task_layout *l);
-
-/*
- * The same for a tool whose BPF side reads a socket (net.bpf.h's
- * bpfkit_fd_socket(), bpfkit_sock_flow() ...): into L, the object's
- * bpfkit_sock_layout.
+ * Before load, for a tool whose BPF side reads a socket (net.bpf.h's
+ * bpfkit_fd_socket(), bpfkit_sock_flow() ...): the offsets of the members
+ * read, from the kernel's BTF, into L (the object's bpfkit_sock_layout).
+ * 0, or -errno said in one line.
  */
 int bpfkit_read_sock_layout(struct bpfkit_sock_layout *l);
 
