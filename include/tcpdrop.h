@@ -7,7 +7,6 @@
 #define TCPDROP_H
 
 #include "bpfkit/channel.h"
-#include "bpfkit/layout.h"
 #include "bpfkit/net.h"
 
 /* The IP protocol numbers tcpdrop reads headers for. */
@@ -66,30 +65,6 @@ struct tcpdrop_event {
 	__u8 context; /* enum tcpdrop_context */
 	__u8 pad[2];
 	char comm[BPFKIT_COMM_LEN]; /* the current task, in TCPDROP_IN_TASK */
-};
-
-/*
- * skb:kfree_skb's fields tcpdrop reads, X(field, size), where this
- * kernel's format file puts them (Linux 6.x moved protocol for rx_sk);
- * reason came in 5.17.
- */
-#define TCPDROP_FIELDS(X)          \
-	X(skbaddr, sizeof(void *)) \
-	X(protocol, 2)             \
-	X(reason, 4)
-
-struct tcpdrop_record {
-	TCPDROP_FIELDS(BPFKIT_RECORD_OFFSET)
-};
-
-/* The kernel members tcpdrop reads, at offsets from the kernel's BTF. */
-#define TCPDROP_MEMBERS(X)                    \
-	X(task_struct, stack, sizeof(void *)) \
-	X(sk_buff, head, sizeof(void *))      \
-	X(sk_buff, network_header, 2)
-
-struct tcpdrop_layout {
-	TCPDROP_MEMBERS(BPFKIT_LAYOUT_OFFSET)
 };
 
 #endif /* TCPDROP_H */

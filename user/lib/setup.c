@@ -302,11 +302,6 @@ int bpfkit_read_task_layout(struct bpfkit_task_layout *l)
 	return bpfkit_read_layout(bpfkit_opts.btf_path, l, BPFKIT_TASK_MEMBERS);
 }
 
-int bpfkit_read_sock_layout(struct bpfkit_sock_layout *l)
-{
-	return bpfkit_read_layout(bpfkit_opts.btf_path, l, BPFKIT_SOCK_MEMBERS);
-}
-
 /* The skeleton's link slot of PROG, so that destroying it detaches PROG. */
 static struct bpf_link **link_of(struct bpf_object_skeleton *s,
 				 const struct bpf_program *prog)

@@ -53,13 +53,6 @@ int bpfkit_load(struct bpf_object_skeleton *s, struct bpfkit_filter *filter,
 int bpfkit_read_task_layout(struct bpfkit_task_layout *l);
 
 /*
- * The same for a tool whose BPF side reads a socket (net.bpf.h's
- * bpfkit_fd_socket(), bpfkit_sock_flow() ...): into L, the object's
- * bpfkit_sock_layout.
- */
-int bpfkit_read_sock_layout(struct bpfkit_sock_layout *l);
-
-/*
  * A program whose section names no target (SEC("kprobe")), the kernel
  * function it attaches to, found at run time, and the step's name for
  * errors ("attach to execve with kprobe").
