@@ -145,10 +145,11 @@ static int add_drop_reasons(const struct btf *btf, const struct btf_type *t)
 
 int bpfkit_drop_reasons_load(const char *btf_path)
 {
-	const struct btf *btf = bpfkit_kernel_btf(btf_path);
+	const struct btf *btf;
 	int id, err;
 
 	bpfkit_drop_reasons_free();
+	btf = bpfkit_kernel_btf(btf_path);
 	if (!btf)
 		return errno ? -errno : -EINVAL;
 	id = btf__find_by_name_kind(btf, "skb_drop_reason", BTF_KIND_ENUM);
