@@ -26,11 +26,14 @@ struct tcpdrop_reasons {
 
 /*
  * The kernel code that runs softirqs (handle_softirqs, 6.8+, which every
- * way of running them passes through, and where it is found, __do_softirq
- * is not looked for; before 6.8 __do_softirq), for the BPF side to find in
- * a drop's stack: [start, end), 0 if absent.
+ * way of running them passes through, and where it is found, the others
+ * are not looked for; the same specialised by the compiler as
+ * handle_softirqs.constprop.0, as in Debian's 6.1 PREEMPT_RT kernel, where
+ * a task's local_bh_enable() runs them through it, not __do_softirq;
+ * before 6.8 __do_softirq), for the BPF side to find in a drop's stack:
+ * [start, end), 0 if absent.
  */
-#define TCPDROP_SOFTIRQ_FUNCS 2
+#define TCPDROP_SOFTIRQ_FUNCS 3
 #define TCPDROP_STACK_DEPTH 64
 
 struct tcpdrop_code_range {

@@ -459,6 +459,7 @@ static void find_softirq_code(volatile struct tcpdrop_code_range *r)
 {
 	struct bpfkit_kernel_func funcs[TCPDROP_SOFTIRQ_FUNCS] = {
 		{ .name = "handle_softirqs" },
+		{ .name = "handle_softirqs.constprop.0" },
 		{ .name = "__do_softirq" },
 	};
 	int i;
