@@ -179,9 +179,12 @@ $(TESTBIN)/helpers/stack-spin $(TESTBIN)/helpers/pipe-block \
 	$(TESTBIN)/helpers/vfork-block: \
 	USER_CFLAGS += -fno-omit-frame-pointer
 
+# btf-bitfield edits a kernel's BTF with libbpf's API.
+$(TESTBIN)/helpers/btf-bitfield: HELPER_LDLIBS = $(LDLIBS)
+
 $(TESTBIN)/helpers/%: tests/helpers/%.c $(BUILD)/user.flags | $(TESTBIN)/helpers $(OBJ)/test
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(filter-out -fsanitize=% -fno-sanitize-recover=%,$(USER_CFLAGS) $(LDFLAGS)) -MMD -MP -MF $(OBJ)/test/helper-$*.d $< -o $@
+	$(Q)$(CC) $(filter-out -fsanitize=% -fno-sanitize-recover=%,$(USER_CFLAGS) $(LDFLAGS)) -MMD -MP -MF $(OBJ)/test/helper-$*.d $< $(HELPER_LDLIBS) -o $@
 
 .PHONY: tests-build
 tests-build: all $(UNIT_TESTS) $(TEST_HELPERS) $(TEST_PROGS)

@@ -1,19 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * bindsnoop: copy each bind(2)'s address at syscall entry; at exit, read
- * the socket behind the fd (at offsets from the kernel's BTF: the net
- * room's and BINDSNOOP_MEMBERS) for its protocol, its SO_REUSEADDR and
- * SO_REUSEPORT settings and the port it got, and send it all with the
- * result.
+ * the socket behind the fd (the CO-RE way) for its protocol, its
+ * SO_REUSEADDR and SO_REUSEPORT settings (sock_common's bitfields) and the
+ * port it got, and send it all with the result.
  */
 #include "vmlinux.h"
-#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_core_read.h>
 #include <bpf/bpf_endian.h>
+#include <bpf/bpf_helpers.h>
 #include "bpfkit/channel.bpf.h"
+#include "bpfkit/core_fixes.bpf.h"
 #include "bpfkit/filter.bpf.h"
-#include "bpfkit/layout.bpf.h"
 #include "bpfkit/net.bpf.h"
-#include "bpfkit/syscall.bpf.h"
 #include "bindsnoop.h"
 
 char LICENSE[] SEC("license") = "GPL";
@@ -23,8 +22,6 @@ char LICENSE[] SEC("license") = "GPL";
 
 /* Send failed binds only (-x). */
 const volatile bool failed_only;
-/* Where the kernel keeps the socket members read (BINDSNOOP_MEMBERS). */
-const volatile struct bindsnoop_layout layout;
 
 /* A bind in flight, by thread id. */
 struct bind_args {
@@ -40,7 +37,7 @@ struct {
 } bindsnoop_args SEC(".maps");
 
 SEC("tracepoint/syscalls/sys_enter_bind")
-int bind_enter(struct bpfkit_sys_enter *ctx)
+int bind_enter(struct syscall_trace_enter *ctx)
 {
 	__u32 tid = bpf_get_current_pid_tgid();
 	struct bind_args a = { .fd = ctx->args[0] };
@@ -58,35 +55,33 @@ int bind_enter(struct bpfkit_sys_enter *ctx)
 
 /* What the socket says: protocol, type, options, the port it has. */
 static __always_inline void read_socket(struct bindsnoop_event *e,
-					const void *sock)
+					const struct socket *sock)
 {
-	const void *sk = bpfkit_socket_sock(sock), *common;
+	struct sock *sk = BPF_CORE_READ(sock, sk);
 
 	if (!sk)
 		return;
-	common = bpfkit_sk_common(sk);
 	e->opts = BINDSNOOP_SOCKET;
-	if (bpfkit_read_bits(common, layout.sock_common_skc_reuse, 4))
+	if (BPF_CORE_READ_BITFIELD_PROBED(sk, __sk_common.skc_reuse))
 		e->opts |= BINDSNOOP_REUSEADDR;
-	if (bpfkit_read_bits(common, layout.sock_common_skc_reuseport, 1))
+	if (BPF_CORE_READ_BITFIELD_PROBED(sk, __sk_common.skc_reuseport))
 		e->opts |= BINDSNOOP_REUSEPORT;
-	e->bound_dev_if =
-		bpfkit_read_s32(common, layout.sock_common_skc_bound_dev_if);
+	e->bound_dev_if = BPF_CORE_READ(sk, __sk_common.skc_bound_dev_if);
 	e->proto = bpfkit_sock_protocol(sk);
-	e->type = bpfkit_read_u16(sk, layout.sock_sk_type);
+	e->type = bpfkit_sock_type(sk);
 	if (e->family == BPFKIT_AF_INET || e->family == BPFKIT_AF_INET6)
 		e->bound_port = bpf_ntohs(
-			bpfkit_read_u16(sk, layout.inet_sock_inet_sport));
+			BPF_CORE_READ((struct inet_sock *)sk, inet_sport));
 }
 
 SEC("tracepoint/syscalls/sys_exit_bind")
-int bind_exit(struct bpfkit_sys_exit *ctx)
+int bind_exit(struct syscall_trace_exit *ctx)
 {
 	__u64 pid_tgid = bpf_get_current_pid_tgid();
 	__u32 tid = pid_tgid;
 	struct bindsnoop_event e = {};
 	struct bind_args *a;
-	const void *sock;
+	struct socket *sock;
 
 	a = bpf_map_lookup_elem(&bindsnoop_args, &tid);
 	if (!a)

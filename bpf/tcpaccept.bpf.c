@@ -2,17 +2,17 @@
 /*
  * tcpaccept: at the exit of accept(2) and accept4(2), in the accepting
  * task, read the new socket behind the returned fd (task, file table,
- * socket, struct sock, at bpfkit_sock_layout's offsets) and send its flow
+ * socket, struct sock, the CO-RE way) and send its flow
  * when it is TCP over IPv4 or IPv6. The connection's own state changes
  * run in softirq, in whatever task was interrupted; the syscall's exit is
  * the accepting task's.
  */
 #include "vmlinux.h"
+#include <bpf/bpf_core_read.h>
 #include <bpf/bpf_helpers.h>
 #include "bpfkit/channel.bpf.h"
 #include "bpfkit/filter.bpf.h"
 #include "bpfkit/net.bpf.h"
-#include "bpfkit/syscall.bpf.h"
 #include "tcpaccept.h"
 
 char LICENSE[] SEC("license") = "GPL";
@@ -20,16 +20,17 @@ char LICENSE[] SEC("license") = "GPL";
 /* Send connections on these local ports only (-P). */
 const volatile struct bpfkit_ports lports;
 
-static __always_inline int accept_exit(struct bpfkit_sys_exit *ctx)
+static __always_inline int accept_exit(struct syscall_trace_exit *ctx)
 {
 	__u64 pid_tgid = bpf_get_current_pid_tgid();
 	struct tcpaccept_event e = {};
-	const void *sock, *sk;
+	struct socket *sock;
+	struct sock *sk;
 
 	if (ctx->ret < 0 || !bpfkit_selected())
 		return 0;
 	sock = bpfkit_fd_socket(ctx->ret);
-	sk = sock ? bpfkit_socket_sock(sock) : NULL;
+	sk = sock ? BPF_CORE_READ(sock, sk) : NULL;
 	if (!sk || bpfkit_sock_protocol(sk) != BPFKIT_IPPROTO_TCP)
 		return 0;
 	bpfkit_sock_flow(sk, &e.flow);
@@ -48,13 +49,13 @@ static __always_inline int accept_exit(struct bpfkit_sys_exit *ctx)
 }
 
 SEC("tracepoint/syscalls/sys_exit_accept4")
-int tcpaccept_accept4(struct bpfkit_sys_exit *ctx)
+int tcpaccept_accept4(struct syscall_trace_exit *ctx)
 {
 	return accept_exit(ctx);
 }
 
 SEC("tracepoint/syscalls/sys_exit_accept")
-int tcpaccept_accept(struct bpfkit_sys_exit *ctx)
+int tcpaccept_accept(struct syscall_trace_exit *ctx)
 {
 	return accept_exit(ctx);
 }

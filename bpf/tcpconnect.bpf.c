@@ -7,6 +7,7 @@
  * reset, ETIMEDOUT); send it with the flow as the tracepoint gives it.
  */
 #include "vmlinux.h"
+#include <bpf/bpf_core_read.h>
 #include <bpf/bpf_helpers.h>
 #include "bpfkit/channel.bpf.h"
 #include "bpfkit/filter.bpf.h"
@@ -37,7 +38,7 @@ struct {
 } tcpconnect_socks SEC(".maps");
 
 static __always_inline int
-connect_begin(const struct bpfkit_sock_state_ctx *ctx)
+connect_begin(const struct trace_event_raw_inet_sock_set_state *ctx)
 {
 	__u64 pid_tgid = bpf_get_current_pid_tgid();
 	struct connect_start s = {};
@@ -54,7 +55,7 @@ connect_begin(const struct bpfkit_sock_state_ctx *ctx)
 }
 
 SEC("tracepoint/sock/inet_sock_set_state")
-int tcpconnect_state(struct bpfkit_sock_state_ctx *ctx)
+int tcpconnect_state(struct trace_event_raw_inet_sock_set_state *ctx)
 {
 	struct tcpconnect_event e = {};
 	struct connect_start *s;
@@ -80,7 +81,7 @@ int tcpconnect_state(struct bpfkit_sock_state_ctx *ctx)
 	__builtin_memcpy(e.comm, s->comm, sizeof(e.comm));
 	e.state = ctx->newstate;
 	if (ctx->newstate != BPFKIT_TCP_ESTABLISHED)
-		e.error = bpfkit_sock_err(ctx->skaddr);
+		e.error = BPF_CORE_READ((struct sock *)ctx->skaddr, sk_err);
 	bpfkit_emit(ctx, &e.rec, sizeof(e));
 out:
 	bpfkit_sock_forget(&tcpconnect_socks, ctx->skaddr);

@@ -42,7 +42,7 @@ struct {
 } tcpconnlat_hists SEC(".maps");
 
 static __always_inline int
-connect_begin(const struct bpfkit_sock_state_ctx *ctx)
+connect_begin(const struct trace_event_raw_inet_sock_set_state *ctx)
 {
 	__u64 pid_tgid = bpf_get_current_pid_tgid(), key = (__u64)ctx->skaddr;
 	struct connect_start s = {};
@@ -63,7 +63,7 @@ connect_begin(const struct bpfkit_sock_state_ctx *ctx)
 }
 
 SEC("tracepoint/sock/inet_sock_set_state")
-int tcpconnlat_state(struct bpfkit_sock_state_ctx *ctx)
+int tcpconnlat_state(struct trace_event_raw_inet_sock_set_state *ctx)
 {
 	struct tcpconnlat_event e = {};
 	struct connect_start *s;

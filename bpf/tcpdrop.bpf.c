@@ -2,18 +2,18 @@
 /*
  * tcpdrop: on skb:kfree_skb (every packet the kernel frees as dropped),
  * read the packet's IPv4 or IPv6 header and, for TCP, its ports and flags
- * from the skb's own headers (skb->head + network_header, at offsets from
- * the kernel's BTF), and send them with the drop reason (the tracepoint's
- * reason field, 5.17+). Without -a only TCP drops are sent. The record is
- * read where the tracepoint's format file puts its fields, and the
- * headers through wire layouts of our own: no CO-RE relocation, and no
- * kernel BTF parsed by libbpf at load.
+ * from the skb's own headers (skb->head + network_header), and send them
+ * with the drop reason (the tracepoint's reason field, 5.17+). Without -a
+ * only TCP drops are sent. The record, the skb and the task are read the
+ * CO-RE way, the headers through vmlinux.h's iphdr, ipv6hdr and tcphdr.
  */
 #include "vmlinux.h"
+#include <bpf/bpf_core_read.h>
 #include <bpf/bpf_endian.h>
 #include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
 #include "bpfkit/channel.bpf.h"
-#include "bpfkit/layout.bpf.h"
+#include "bpfkit/core_fixes.bpf.h"
 #include "bpfkit/net.bpf.h"
 #include "tcpdrop.h"
 
@@ -23,38 +23,6 @@ char LICENSE[] SEC("license") = "GPL";
 const volatile bool all_protocols;
 /* Send these reasons only (-R). */
 const volatile struct tcpdrop_reasons reasons;
-
-/* Where this kernel's record has each field (reason: BPFKIT_ABSENT < 5.17). */
-const volatile struct tcpdrop_record record;
-/* Where the task's stack and the skb's headers are. */
-const volatile struct tcpdrop_layout layout;
-
-/* The IPv4, IPv6 and TCP headers as they are on the wire. */
-struct wire_ipv4 {
-	__u8 version_ihl; /* version: the high 4 bits; ihl: the low 4 */
-	__u8 tos;
-	__be16 tot_len, id, frag_off;
-	__u8 ttl, protocol;
-	__sum16 check;
-	__be32 saddr, daddr;
-};
-
-struct wire_ipv6 {
-	__u8 version_prio; /* version: the high 4 bits */
-	__u8 flow_lbl[3];
-	__be16 payload_len;
-	__u8 nexthdr, hop_limit;
-	__u8 saddr[16], daddr[16];
-};
-
-struct wire_tcp {
-	__be16 source, dest;
-	__be32 seq, ack_seq;
-	__u8 doff, flags; /* the flags byte: 13 bytes in */
-};
-
-/* x86-64's struct pt_regs (the ptrace ABI): sp is its 20th register. */
-#define PT_REGS_SP_OFFSET (19 * 8)
 
 /* A network header offset the skb has not set (skb_network_header_was_set). */
 #define HEADER_UNSET 0xffff
@@ -114,13 +82,14 @@ static __always_inline bool in_softirq_code(void *ctx)
  */
 static __always_inline __u8 current_context(void *ctx)
 {
-	const void *task = (void *)bpf_get_current_task(), *regs;
+	struct task_struct *task = (void *)bpf_get_current_task();
+	struct pt_regs *regs;
 	__u64 stack, sp;
 
 	if (bpf_probe_read_kernel(&regs, sizeof(regs), ctx) || !regs)
 		return TCPDROP_IN_UNKNOWN;
-	sp = bpfkit_read_u64(regs, PT_REGS_SP_OFFSET);
-	stack = bpfkit_read_u64(task, layout.task_struct_stack);
+	sp = PT_REGS_SP_CORE(regs);
+	stack = (__u64)BPF_CORE_READ(task, stack);
 	if (sp - stack >= TASK_STACK_SIZE || in_softirq_code(ctx))
 		return TCPDROP_IN_INTERRUPT;
 	return TCPDROP_IN_TASK;
@@ -128,54 +97,67 @@ static __always_inline __u8 current_context(void *ctx)
 
 static __always_inline bool reason_selected(__u32 reason)
 {
+	__u64 word = reason / 64;
+
 	if (!reasons.any)
 		return true;
-	if (reason >= TCPDROP_REASONS_MAX)
+	/* Check the register that indexes, not a copy the compiler makes. */
+	barrier_var(word);
+	if (word >= TCPDROP_REASONS_MAX / 64)
 		return false;
-	return reasons.bits[reason / 64] & (1ULL << (reason % 64));
+	return reasons.bits[word] & (1ULL << (reason % 64));
 }
 
 /* The TCP header at HEAD + OFF into E: ports and flags. */
 static __always_inline void read_tcp(const unsigned char *head, __u32 off,
 				     struct tcpdrop_event *e)
 {
-	struct wire_tcp th;
+	struct tcphdr th;
 
 	if (bpf_probe_read_kernel(&th, sizeof(th), head + off))
 		return;
 	e->flow.sport = bpf_ntohs(th.source);
 	e->flow.dport = bpf_ntohs(th.dest);
-	e->tcpflags = th.flags;
+	/* The flags byte, FIN the lowest bit, CWR the highest. */
+	e->tcpflags = BPF_CORE_READ_BITFIELD(&th, fin) |
+		      BPF_CORE_READ_BITFIELD(&th, syn) << 1 |
+		      BPF_CORE_READ_BITFIELD(&th, rst) << 2 |
+		      BPF_CORE_READ_BITFIELD(&th, psh) << 3 |
+		      BPF_CORE_READ_BITFIELD(&th, ack) << 4 |
+		      BPF_CORE_READ_BITFIELD(&th, urg) << 5 |
+		      BPF_CORE_READ_BITFIELD(&th, ece) << 6 |
+		      BPF_CORE_READ_BITFIELD(&th, cwr) << 7;
 }
 
 /*
  * The IP header at the skb's network header (and TCP's after it): the
  * addresses, the protocol and, for TCP, ports and flags, into E.
  */
-static __always_inline void read_headers(const void *skb,
+static __always_inline void read_headers(const struct sk_buff *skb,
 					 struct tcpdrop_event *e)
 {
-	const unsigned char *head = bpfkit_read_ptr(skb, layout.sk_buff_head);
-	__u16 nh = bpfkit_read_u16(skb, layout.sk_buff_network_header);
-	struct wire_ipv6 ip6;
-	struct wire_ipv4 ip;
+	const unsigned char *head = BPF_CORE_READ(skb, head);
+	__u16 nh = BPF_CORE_READ(skb, network_header);
+	struct ipv6hdr ip6;
+	struct iphdr ip;
 
 	if (nh == HEADER_UNSET)
 		return;
 	if (e->ethertype == TCPDROP_ETH_P_IP) {
 		if (bpf_probe_read_kernel(&ip, sizeof(ip), head + nh) ||
-		    ip.version_ihl >> 4 != 4)
+		    BPF_CORE_READ_BITFIELD(&ip, version) != 4)
 			return;
 		e->flow.family = BPFKIT_AF_INET;
 		__builtin_memcpy(e->flow.saddr, &ip.saddr, 4);
 		__builtin_memcpy(e->flow.daddr, &ip.daddr, 4);
 		e->ipproto = ip.protocol;
 		if (ip.protocol == TCPDROP_IPPROTO_TCP)
-			read_tcp(head, nh + (ip.version_ihl & 0xf) * 4, e);
+			read_tcp(head,
+				 nh + BPF_CORE_READ_BITFIELD(&ip, ihl) * 4, e);
 		return;
 	}
 	if (bpf_probe_read_kernel(&ip6, sizeof(ip6), head + nh) ||
-	    ip6.version_prio >> 4 != 6)
+	    BPF_CORE_READ_BITFIELD(&ip6, version) != 6)
 		return;
 	e->flow.family = BPFKIT_AF_INET6;
 	__builtin_memcpy(e->flow.saddr, &ip6.saddr, 16);
@@ -187,22 +169,19 @@ static __always_inline void read_headers(const void *skb,
 }
 
 SEC("tracepoint/skb/kfree_skb")
-int tcpdrop_kfree_skb(void *ctx)
+int tcpdrop_kfree_skb(struct trace_event_raw_kfree_skb *ctx)
 {
-	const void *skb = bpfkit_read_ptr(ctx, record.skbaddr);
+	const struct sk_buff *skb = ctx->skbaddr;
 	__u64 pid_tgid = bpf_get_current_pid_tgid();
 	struct tcpdrop_event e = {};
 
-	e.ethertype = bpfkit_read_u16(ctx, record.protocol);
+	e.ethertype = ctx->protocol;
 	if (e.ethertype != TCPDROP_ETH_P_IP &&
 	    e.ethertype != TCPDROP_ETH_P_IPV6 && !all_protocols)
 		return 0;
-	if (record.reason != BPFKIT_ABSENT) {
-		e.reason = bpfkit_read_s32(ctx, record.reason);
-		e.reason_kind = TCPDROP_REASON_GIVEN;
-	} else {
-		e.reason_kind = TCPDROP_REASON_NOT_GIVEN;
-	}
+	e.reason_kind = bpfkit_kfree_skb_reason(ctx, &e.reason) ?
+				TCPDROP_REASON_GIVEN :
+				TCPDROP_REASON_NOT_GIVEN;
 	if (!reason_selected(e.reason))
 		return 0;
 	if (e.ethertype == TCPDROP_ETH_P_IP ||

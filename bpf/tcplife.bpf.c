@@ -6,8 +6,7 @@
  * connecting task, FIN_WAIT1 or LAST_ACK in the one that closes it) names
  * its process; CLOSE sends the session with its byte counts and duration.
  *
- * tcp_sock's bytes_acked and bytes_received (read at offsets from the
- * kernel's BTF, TCPLIFE_MEMBERS) count sequence numbers, and SYN and FIN
+ * tcp_sock's bytes_acked and bytes_received count sequence numbers, and SYN and FIN
  * take one each: the data bytes are what is left without our SYN once
  * acknowledged (an active open that got its SYN-ACK), our FIN once
  * acknowledged (sent: the socket went through FIN_WAIT1 or LAST_ACK;
@@ -15,10 +14,10 @@
  * received (RCV_SHUTDOWN in sk_shutdown).
  */
 #include "vmlinux.h"
+#include <bpf/bpf_core_read.h>
 #include <bpf/bpf_helpers.h>
 #include "bpfkit/channel.bpf.h"
 #include "bpfkit/filter.bpf.h"
-#include "bpfkit/layout.bpf.h"
 #include "bpfkit/net.bpf.h"
 #include "tcplife.h"
 
@@ -29,8 +28,6 @@ const volatile struct bpfkit_ports lports;
 const volatile struct bpfkit_ports rports;
 /* -p, -u, -c or --cgroup is set: a session needs an owner that passes. */
 const volatile bool filtered;
-/* Where the kernel keeps the members read (TCPLIFE_MEMBERS). */
-const volatile struct tcplife_layout layout;
 
 /* How the session's task is known. */
 enum owner {
@@ -75,12 +72,11 @@ static __always_inline void take_owner(struct session *s)
 	bpf_get_current_comm(s->comm, sizeof(s->comm));
 }
 
-static __always_inline int session_end(struct bpfkit_sock_state_ctx *ctx,
-				       struct session *s)
+static __always_inline int
+session_end(struct trace_event_raw_inet_sock_set_state *ctx, struct session *s)
 {
-	const void *tp = ctx->skaddr;
+	const struct tcp_sock *tp = ctx->skaddr;
 	struct tcplife_event e = {};
-	__u8 shutdown = 0;
 
 	if (s->owner == OWNER_LEFT_OUT ||
 	    (filtered && s->owner != OWNER_SELECTED))
@@ -90,16 +86,15 @@ static __always_inline int session_end(struct bpfkit_sock_state_ctx *ctx,
 	    !bpfkit_port_selected(&lports, e.flow.sport) ||
 	    !bpfkit_port_selected(&rports, e.flow.dport))
 		return 0;
-	e.tx_bytes = bpfkit_read_u64(tp, layout.tcp_sock_bytes_acked);
+	e.tx_bytes = BPF_CORE_READ(tp, bytes_acked);
 	if (e.tx_bytes && (s->seen & SEEN_SYN_ACKED))
 		e.tx_bytes--;
 	if (e.tx_bytes && (s->seen & SEEN_FIN_SENT) &&
-	    bpfkit_read_s32(tp, layout.tcp_sock_snd_una) ==
-		    bpfkit_read_s32(tp, layout.tcp_sock_write_seq))
+	    BPF_CORE_READ(tp, snd_una) == BPF_CORE_READ(tp, write_seq))
 		e.tx_bytes--;
-	e.rx_bytes = bpfkit_read_u64(tp, layout.tcp_sock_bytes_received);
-	bpf_probe_read_kernel(&shutdown, 1, tp + layout.sock_sk_shutdown);
-	if (e.rx_bytes && (shutdown & RCV_SHUTDOWN))
+	e.rx_bytes = BPF_CORE_READ(tp, bytes_received);
+	if (e.rx_bytes &&
+	    (BPF_CORE_READ((struct sock *)tp, sk_shutdown) & RCV_SHUTDOWN))
 		e.rx_bytes--;
 	e.duration_ns = bpf_ktime_get_ns() - s->start_ns;
 	e.owned = s->owner == OWNER_SELECTED;
@@ -111,7 +106,7 @@ static __always_inline int session_end(struct bpfkit_sock_state_ctx *ctx,
 }
 
 SEC("tracepoint/sock/inet_sock_set_state")
-int tcplife_state(struct bpfkit_sock_state_ctx *ctx)
+int tcplife_state(struct trace_event_raw_inet_sock_set_state *ctx)
 {
 	struct session *s, fresh = {};
 	int newstate = ctx->newstate;

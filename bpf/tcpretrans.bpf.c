@@ -19,46 +19,6 @@ char LICENSE[] SEC("license") = "GPL";
 /* -p, -u, -c or --cgroup is set: a retransmit needs an owner that passes. */
 const volatile bool filtered;
 
-/*
- * tcp:tcp_retransmit_skb's context at its format file's layouts, which
- * user space checks and picks (layout_family, layout_err), rather than
- * vmlinux.h's types, whose CO-RE relocations would have libbpf parse and
- * search the kernel's BTF: with the socket's family since Linux 5.16, and
- * on newer kernels (6.18 here) with the retransmit's error after it, the
- * event then firing for a retransmit that failed too.
- */
-struct retransmit_ctx {
-	__u64 common; /* the tracepoints' common header */
-	const void *skbaddr; /* offset 8 */
-	const void *skaddr; /* 16 */
-	int state; /* 24 */
-	__u16 sport; /* 28 */
-	__u16 dport; /* 30 */
-	__u16 family; /* 32 */
-	__u8 saddr[4]; /* 34 */
-	__u8 daddr[4]; /* 38 */
-	__u8 saddr_v6[16]; /* 42 */
-	__u8 daddr_v6[16]; /* 58 */
-	int err; /* 76, where layout_err */
-};
-
-/* Before Linux 5.16 (5.10's): no family, IPv4 addresses v4-mapped too. */
-struct retransmit_ctx_old {
-	__u64 common;
-	const void *skbaddr; /* 8 */
-	const void *skaddr; /* 16 */
-	int state; /* 24 */
-	__u16 sport; /* 28 */
-	__u16 dport; /* 30 */
-	__u8 saddr[4]; /* 32 */
-	__u8 daddr[4]; /* 36 */
-	__u8 saddr_v6[16]; /* 40 */
-	__u8 daddr_v6[16]; /* 56 */
-};
-
-const volatile bool layout_family = true;
-const volatile bool layout_err;
-
 struct owner {
 	__u32 pid;
 	__u32 uid;
@@ -74,7 +34,7 @@ struct {
 } tcpretrans_owners SEC(".maps");
 
 SEC("tracepoint/sock/inet_sock_set_state")
-int tcpretrans_state(struct bpfkit_sock_state_ctx *ctx)
+int tcpretrans_state(struct trace_event_raw_inet_sock_set_state *ctx)
 {
 	__u64 key = (__u64)ctx->skaddr;
 	struct owner o = {};
@@ -98,48 +58,51 @@ int tcpretrans_state(struct bpfkit_sock_state_ctx *ctx)
 }
 
 /*
- * The flow of retransmit event C (either layout) with family FAMILY, and
- * its state, read by helper (a load the compiler shares between the two
- * layouts would go through a modified ctx pointer, which the verifier
- * refuses).
+ * Flow F and the state of retransmit record C (either record type, see
+ * core_fixes.bpf.h), whose family is FAMILY_. Read by helper: a load the
+ * compiler shares between the two types would go through a modified ctx
+ * pointer, which the verifier refuses.
  */
-#define retransmit_flow(c, f, family_)                                      \
-	({                                                                  \
-		(f)->family = (family_);                                    \
-		(f)->sport = BPF_PROBE_READ(c, sport);                      \
-		(f)->dport = BPF_PROBE_READ(c, dport);                      \
-		if ((f)->family == BPFKIT_AF_INET) {                        \
-			bpf_probe_read_kernel((f)->saddr, 4, c->saddr);     \
-			bpf_probe_read_kernel((f)->daddr, 4, c->daddr);     \
-		} else {                                                    \
-			bpf_probe_read_kernel((f)->saddr, 16, c->saddr_v6); \
-			bpf_probe_read_kernel((f)->daddr, 16, c->daddr_v6); \
-		}                                                           \
-		BPF_PROBE_READ(c, state);                                   \
+#define retransmit_flow(c, f, family_)                                 \
+	({                                                             \
+		(f)->family = (family_);                               \
+		(f)->sport = BPF_CORE_READ(c, sport);                  \
+		(f)->dport = BPF_CORE_READ(c, dport);                  \
+		if ((f)->family == BPFKIT_AF_INET) {                   \
+			bpf_core_read((f)->saddr, 4, &(c)->saddr);     \
+			bpf_core_read((f)->daddr, 4, &(c)->daddr);     \
+		} else {                                               \
+			bpf_core_read((f)->saddr, 16, &(c)->saddr_v6); \
+			bpf_core_read((f)->daddr, 16, &(c)->daddr_v6); \
+		}                                                      \
+		BPF_CORE_READ(c, state);                               \
 	})
 
 SEC("tracepoint/tcp/tcp_retransmit_skb")
 int tcpretrans_skb(void *ctx)
 {
-	struct retransmit_ctx *c = ctx;
-	struct retransmit_ctx_old *old = ctx;
+	struct trace_event_raw_tcp_retransmit_skb *c = ctx;
+	struct trace_event_raw_tcp_event_sk_skb___o *old = ctx;
+	bool own =
+		bpf_core_type_exists(struct trace_event_raw_tcp_retransmit_skb);
 	struct tcpretrans_event e = {};
 	const void *skaddr;
 	struct owner *o;
 
 	/* A retransmit that failed sent nothing. */
-	if (layout_err && BPF_PROBE_READ(c, err))
+	if (own && bpf_core_field_exists(c->err) && BPF_CORE_READ(c, err))
 		return 0;
-	skaddr = layout_family ? BPF_PROBE_READ(c, skaddr) :
-				 BPF_PROBE_READ(old, skaddr);
+	skaddr = own ? BPF_CORE_READ(c, skaddr) : BPF_CORE_READ(old, skaddr);
 	o = bpfkit_sock_lookup(&tcpretrans_owners, skaddr);
 	if (o && !o->selected)
 		return 0;
 	if (!o && filtered)
 		return 0;
-	if (layout_family)
-		e.state =
-			retransmit_flow(c, &e.flow, BPF_PROBE_READ(c, family));
+	if (own)
+		e.state = retransmit_flow(c, &e.flow, BPF_CORE_READ(c, family));
+	else if (bpf_core_field_exists(old->family))
+		e.state = retransmit_flow(old, &e.flow,
+					  BPF_CORE_READ(old, family));
 	else
 		e.state = retransmit_flow(old, &e.flow, BPFKIT_AF_INET6);
 	if (!bpfkit_family_selected(&e.flow))

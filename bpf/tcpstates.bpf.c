@@ -51,7 +51,7 @@ static __always_inline void take_owner(struct sock_state *s)
 }
 
 SEC("tracepoint/sock/inet_sock_set_state")
-int tcpstates_change(struct bpfkit_sock_state_ctx *ctx)
+int tcpstates_change(struct trace_event_raw_inet_sock_set_state *ctx)
 {
 	struct sock_state *s, fresh = {};
 	struct tcpstates_event e = {};

@@ -4,7 +4,6 @@
 #define BINDSNOOP_H
 
 #include "bpfkit/channel.h"
-#include "bpfkit/layout.h"
 
 /* What the socket said at bind time (bindsnoop_event.opts). */
 enum bindsnoop_opt {
@@ -30,24 +29,6 @@ struct bindsnoop_event {
 	__u16 opts; /* enum bindsnoop_opt */
 	__u8 addr[16]; /* IPv4 (4 bytes) or IPv6 address, network order */
 	char comm[BPFKIT_COMM_LEN];
-};
-
-/*
- * The socket members the BPF side reads at offsets from the kernel's BTF,
- * without CO-RE (bpfkit/layout.h), beyond the net room's (its fd's socket
- * and protocol, BPFKIT_SOCK_MEMBERS): X(struct, member, bytes read). An
- * inet_sock begins with its struct sock, a struct sock with its
- * sock_common.
- */
-#define BINDSNOOP_MEMBERS(X)                              \
-	X(sock_common, skc_reuse, BPFKIT_BITFIELD(4))     \
-	X(sock_common, skc_reuseport, BPFKIT_BITFIELD(1)) \
-	X(sock_common, skc_bound_dev_if, 4)               \
-	X(sock, sk_type, 2)                               \
-	X(inet_sock, inet_sport, 2)
-
-struct bindsnoop_layout {
-	BINDSNOOP_MEMBERS(BPFKIT_LAYOUT_OFFSET)
 };
 
 #endif /* BINDSNOOP_H */

@@ -7,7 +7,6 @@
 #define TCPDROP_H
 
 #include "bpfkit/channel.h"
-#include "bpfkit/layout.h"
 #include "bpfkit/net.h"
 
 /* The IP protocol numbers tcpdrop reads headers for. */
@@ -27,11 +26,14 @@ struct tcpdrop_reasons {
 
 /*
  * The kernel code that runs softirqs (handle_softirqs, 6.8+, which every
- * way of running them passes through, and where it is found, __do_softirq
- * is not looked for; before 6.8 __do_softirq), for the BPF side to find in
- * a drop's stack: [start, end), 0 if absent.
+ * way of running them passes through, and where it is found, the others
+ * are not looked for; the same specialised by the compiler as
+ * handle_softirqs.constprop.0, as in Debian's 6.1 PREEMPT_RT kernel, where
+ * a task's local_bh_enable() runs them through it, not __do_softirq;
+ * before 6.8 __do_softirq), for the BPF side to find in a drop's stack:
+ * [start, end), 0 if absent.
  */
-#define TCPDROP_SOFTIRQ_FUNCS 2
+#define TCPDROP_SOFTIRQ_FUNCS 3
 #define TCPDROP_STACK_DEPTH 64
 
 struct tcpdrop_code_range {
@@ -66,30 +68,6 @@ struct tcpdrop_event {
 	__u8 context; /* enum tcpdrop_context */
 	__u8 pad[2];
 	char comm[BPFKIT_COMM_LEN]; /* the current task, in TCPDROP_IN_TASK */
-};
-
-/*
- * skb:kfree_skb's fields tcpdrop reads, X(field, size), where this
- * kernel's format file puts them (Linux 6.x moved protocol for rx_sk);
- * reason came in 5.17.
- */
-#define TCPDROP_FIELDS(X)          \
-	X(skbaddr, sizeof(void *)) \
-	X(protocol, 2)             \
-	X(reason, 4)
-
-struct tcpdrop_record {
-	TCPDROP_FIELDS(BPFKIT_RECORD_OFFSET)
-};
-
-/* The kernel members tcpdrop reads, at offsets from the kernel's BTF. */
-#define TCPDROP_MEMBERS(X)                    \
-	X(task_struct, stack, sizeof(void *)) \
-	X(sk_buff, head, sizeof(void *))      \
-	X(sk_buff, network_header, 2)
-
-struct tcpdrop_layout {
-	TCPDROP_MEMBERS(BPFKIT_LAYOUT_OFFSET)
 };
 
 #endif /* TCPDROP_H */

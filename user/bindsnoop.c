@@ -214,14 +214,6 @@ int main(int argc, char **argv)
 	/* Set our own filter. */
 	skel->rodata->failed_only = env.failed_only;
 
-	/* Find where the kernel keeps the socket members read. */
-	err = bpfkit_read_sock_layout(&skel->rodata->bpfkit_sock_layout) ?:
-		      bpfkit_read_layout(bpfkit_opts.btf_path,
-					 &skel->rodata->layout,
-					 BINDSNOOP_MEMBERS);
-	if (err)
-		goto cleanup;
-
 	/* Write filters and channel settings to .rodata; load and verify. */
 	err = bpfkit_load(skel->skeleton, &skel->rodata->bpfkit_filter,
 			  &skel->rodata->bpfkit_channel_cfg);

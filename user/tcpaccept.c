@@ -113,11 +113,6 @@ int main(int argc, char **argv)
 	skel->rodata->lports = env.lports;
 	bpfkit_net_cfg_init(&skel->rodata->bpfkit_net_cfg);
 
-	/* Find where the kernel keeps the socket members read. */
-	err = bpfkit_read_sock_layout(&skel->rodata->bpfkit_sock_layout);
-	if (err)
-		goto cleanup;
-
 	/* Write filters and channel settings to .rodata; load and verify. */
 	err = bpfkit_load(skel->skeleton, &skel->rodata->bpfkit_filter,
 			  &skel->rodata->bpfkit_channel_cfg);

@@ -454,25 +454,12 @@ static int load_reasons(struct tcpdrop_reasons *r)
 	return err == EINVAL ? -EINVAL : err;
 }
 
-/* Where this kernel's skb:kfree_skb record has its fields, in *R. */
-static int read_record(struct tcpdrop_record *r)
-{
-	int err = bpfkit_read_record("skb", "kfree_skb", r, TCPDROP_FIELDS);
-
-	if (!err &&
-	    (r->skbaddr == BPFKIT_ABSENT || r->protocol == BPFKIT_ABSENT)) {
-		bpfkit_error(
-			"this kernel's skb:kfree_skb has no skbaddr or protocol field (see its format file in tracefs)");
-		err = -ENOTSUP;
-	}
-	return err;
-}
-
 /* Where this kernel's softirq code lies, for the BPF side's stack search. */
 static void find_softirq_code(volatile struct tcpdrop_code_range *r)
 {
 	struct bpfkit_kernel_func funcs[TCPDROP_SOFTIRQ_FUNCS] = {
 		{ .name = "handle_softirqs" },
+		{ .name = "handle_softirqs.constprop.0" },
 		{ .name = "__do_softirq" },
 	};
 	int i;
@@ -510,14 +497,6 @@ int main(int argc, char **argv)
 		bpfkit_fail("open BPF object", err);
 		goto cleanup;
 	}
-
-	/* Find the record's fields and the kernel members the BPF side reads. */
-	err = read_record(&skel->rodata->record) ?:
-		      bpfkit_read_layout(bpfkit_opts.btf_path,
-					 &skel->rodata->layout,
-					 TCPDROP_MEMBERS);
-	if (err)
-		goto cleanup;
 
 	/* Set our own filters. */
 	skel->rodata->all_protocols = env.all_protocols;

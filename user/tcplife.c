@@ -132,12 +132,6 @@ int main(int argc, char **argv)
 	skel->rodata->rports = env.rports;
 	bpfkit_net_cfg_init(&skel->rodata->bpfkit_net_cfg);
 
-	/* Find where the kernel keeps the tcp_sock members read. */
-	err = bpfkit_read_layout(bpfkit_opts.btf_path, &skel->rodata->layout,
-				 TCPLIFE_MEMBERS);
-	if (err)
-		goto cleanup;
-
 	/* Write filters and channel settings to .rodata; load and verify. */
 	err = bpfkit_load(skel->skeleton, &skel->rodata->bpfkit_filter,
 			  &skel->rodata->bpfkit_channel_cfg);

@@ -190,54 +190,6 @@ static enum bpfkit_verdict print_event(void *ctx, const void *data, size_t size)
 	return BPFKIT_SHOWN;
 }
 
-/*
- * The layouts of tcp:tcp_retransmit_skb the BPF side reads (struct
- * retransmit_ctx and retransmit_ctx_old), as its format file declares them.
- */
-static const char *const with_family[] = {
-	"const void * skaddr;\toffset:16;\tsize:8;",
-	"int state;\toffset:24;\tsize:4;",
-	"__u16 sport;\toffset:28;\tsize:2;",
-	"__u16 dport;\toffset:30;\tsize:2;",
-	"__u16 family;\toffset:32;\tsize:2;",
-	"__u8 saddr[4];\toffset:34;\tsize:4;",
-	"__u8 daddr[4];\toffset:38;\tsize:4;",
-	"__u8 saddr_v6[16];\toffset:42;\tsize:16;",
-	"__u8 daddr_v6[16];\toffset:58;\tsize:16;",
-};
-static const char *const with_err[] = { "int err;\toffset:76;\tsize:4;" };
-static const char *const without_family[] = {
-	"const void * skaddr;\toffset:16;\tsize:8;",
-	"int state;\toffset:24;\tsize:4;",
-	"__u16 sport;\toffset:28;\tsize:2;",
-	"__u16 dport;\toffset:30;\tsize:2;",
-	"__u8 saddr[4];\toffset:32;\tsize:4;",
-	"__u8 daddr[4];\toffset:36;\tsize:4;",
-	"__u8 saddr_v6[16];\toffset:40;\tsize:16;",
-	"__u8 daddr_v6[16];\toffset:56;\tsize:16;",
-};
-
-#define FORMAT_HAS(fields)                                                \
-	bpfkit_tracepoint_format_has("tcp", "tcp_retransmit_skb", fields, \
-				     sizeof(fields) / sizeof(fields[0]))
-
-/* Set the layout_* flags for this kernel's record, or say it is unknown. */
-static int pick_layout(struct tcpretrans_bpf *skel)
-{
-	if (FORMAT_HAS(with_family)) {
-		skel->rodata->layout_family = true;
-		skel->rodata->layout_err = FORMAT_HAS(with_err);
-		return 0;
-	}
-	if (FORMAT_HAS(without_family)) {
-		skel->rodata->layout_family = false;
-		return 0;
-	}
-	bpfkit_error(
-		"this kernel's tcp:tcp_retransmit_skb has a layout tcpretrans does not know (see its format file in tracefs); Linux 5.10 and later have one it knows");
-	return -ENOTSUP;
-}
-
 int main(int argc, char **argv)
 {
 	struct tcpretrans_bpf *skel = NULL;
@@ -266,11 +218,6 @@ int main(int argc, char **argv)
 	f = &bpfkit_opts.filter;
 	skel->rodata->filtered = bpfkit_filter_narrows(f);
 	bpfkit_net_cfg_init(&skel->rodata->bpfkit_net_cfg);
-
-	/* Pick the layout the kernel's tcp_retransmit_skb has. */
-	err = pick_layout(skel);
-	if (err)
-		goto cleanup;
 
 	/* Write filters and channel settings to .rodata; load and verify. */
 	err = bpfkit_load(skel->skeleton, &skel->rodata->bpfkit_filter,

@@ -42,34 +42,4 @@
 /* A member's field in struct TOOL_layout: task_struct_signal, ... */
 #define BPFKIT_LAYOUT_OFFSET(type, member, size) __u32 type##_##member;
 
-/*
- * The members the net room's BPF side reads of a socket and of the file
- * table that leads to it (bpfkit_fd_socket(), bpfkit_socket_sock(),
- * bpfkit_sock_flow(), bpfkit_sock_protocol(), bpfkit_sock_err()), in
- * bpfkit_sock_layout, which a tool calling any of them fills before load
- * with bpfkit_read_sock_layout() (setup room).
- */
-#define BPFKIT_SOCK_MEMBERS(X)                 \
-	X(task_struct, files, sizeof(void *))  \
-	X(files_struct, fdt, sizeof(void *))   \
-	X(fdtable, max_fds, 4)                 \
-	X(fdtable, fd, sizeof(void *))         \
-	X(file, private_data, sizeof(void *))  \
-	X(socket, file, sizeof(void *))        \
-	X(socket, sk, sizeof(void *))          \
-	X(sock, __sk_common, 0) /* embedded */ \
-	X(sock, sk_protocol, 2)                \
-	X(sock, sk_err, 4)                     \
-	X(sock_common, skc_family, 2)          \
-	X(sock_common, skc_num, 2)             \
-	X(sock_common, skc_dport, 2)           \
-	X(sock_common, skc_rcv_saddr, 4)       \
-	X(sock_common, skc_daddr, 4)           \
-	X(sock_common, skc_v6_rcv_saddr, 16)   \
-	X(sock_common, skc_v6_daddr, 16)
-
-struct bpfkit_sock_layout {
-	BPFKIT_SOCK_MEMBERS(BPFKIT_LAYOUT_OFFSET)
-};
-
 #endif /* BPFKIT_LAYOUT_H */

@@ -5,58 +5,35 @@
  * -4/-6 and port filters, and per-socket state kept in a hash map keyed by
  * the sock pointer, since a connection's transitions run in different
  * contexts (SYN_SENT in the connecting task, ESTABLISHED and CLOSE often
- * in softirq). A socket is read at the offsets of bpfkit_sock_layout
- * (bpfkit/layout.h), not by CO-RE, and the tracepoint's context at its
- * format file's layout: a tool reading no other kernel type needs no
- * kernel BTF parsed by libbpf.
+ * in softirq). The tracepoint's record and the kernel's structs are read
+ * the CO-RE way, relocated by libbpf for the kernel the tool runs on
+ * (kernel differences: bpfkit/core_fixes.bpf.h).
  */
 #ifndef BPFKIT_NET_BPF_H
 #define BPFKIT_NET_BPF_H
 
 #include "vmlinux.h"
+#include <bpf/bpf_core_read.h>
 #include <bpf/bpf_endian.h>
 #include <bpf/bpf_helpers.h>
 #include "bpfkit/channel.bpf.h"
-#include "bpfkit/layout.bpf.h"
+#include "bpfkit/core_fixes.bpf.h"
 #include "bpfkit/net.h"
 
 #define BPFKIT_IPPROTO_TCP 6
 
 const volatile struct bpfkit_net_cfg bpfkit_net_cfg;
 
-/* Where a socket's members lie (bpfkit_read_sock_layout()). */
-const volatile struct bpfkit_sock_layout bpfkit_sock_layout;
-
-/*
- * sock:inet_sock_set_state's context at the layout of its format file
- * (the same on Linux 6.1 and 6.18; tcpstates.bats checks it), rather than
- * vmlinux.h's trace_event_raw_inet_sock_set_state, whose CO-RE relocation
- * would have libbpf parse and search the kernel's BTF.
- */
-struct bpfkit_sock_state_ctx {
-	__u64 common; /* the tracepoints' common header */
-	const void *skaddr; /* offset 8 */
-	int oldstate; /* 16 */
-	int newstate; /* 20 */
-	__u16 sport; /* 24 */
-	__u16 dport; /* 26 */
-	__u16 family; /* 28 */
-	__u16 protocol; /* 30 */
-	__u8 saddr[4]; /* 32 */
-	__u8 daddr[4]; /* 36 */
-	__u8 saddr_v6[16]; /* 40 */
-	__u8 daddr_v6[16]; /* 56 */
-};
-
 /* The flow of the socket a sock:inet_sock_set_state event is about. */
 static __always_inline void
-bpfkit_tp_flow(const struct bpfkit_sock_state_ctx *ctx, struct bpfkit_flow *f)
+bpfkit_tp_flow(const struct trace_event_raw_inet_sock_set_state *ctx,
+	       struct bpfkit_flow *f)
 {
 	f->family = ctx->family;
 	f->sport = ctx->sport;
 	f->dport = ctx->dport;
 	/* Tracepoint arrays are read by helper: no offsets into ctx. */
-	if (ctx->family == BPFKIT_AF_INET) {
+	if (f->family == BPFKIT_AF_INET) {
 		bpf_probe_read_kernel(f->saddr, 4, ctx->saddr);
 		bpf_probe_read_kernel(f->daddr, 4, ctx->daddr);
 	} else {
@@ -65,76 +42,41 @@ bpfkit_tp_flow(const struct bpfkit_sock_state_ctx *ctx, struct bpfkit_flow *f)
 	}
 }
 
-/* Socket SK's struct sock_common. */
-static __always_inline const void *bpfkit_sk_common(const void *sk)
-{
-	return sk + bpfkit_sock_layout.sock___sk_common;
-}
-
-/* The flow of socket SK (a struct sock). */
-static __always_inline void bpfkit_sock_flow(const void *sk,
+/* The flow of socket SK. */
+static __always_inline void bpfkit_sock_flow(const struct sock *sk,
 					     struct bpfkit_flow *f)
 {
-	const void *c = bpfkit_sk_common(sk);
-	const volatile struct bpfkit_sock_layout *l = &bpfkit_sock_layout;
-
-	f->family = bpfkit_read_u16(c, l->sock_common_skc_family);
-	f->sport = bpfkit_read_u16(c, l->sock_common_skc_num);
-	f->dport = bpf_ntohs(bpfkit_read_u16(c, l->sock_common_skc_dport));
+	f->family = BPF_CORE_READ(sk, __sk_common.skc_family);
+	f->sport = BPF_CORE_READ(sk, __sk_common.skc_num);
+	f->dport = bpf_ntohs(BPF_CORE_READ(sk, __sk_common.skc_dport));
 	if (f->family == BPFKIT_AF_INET) {
-		bpf_probe_read_kernel(f->saddr, 4,
-				      c + l->sock_common_skc_rcv_saddr);
-		bpf_probe_read_kernel(f->daddr, 4,
-				      c + l->sock_common_skc_daddr);
+		bpf_core_read(f->saddr, 4, &sk->__sk_common.skc_rcv_saddr);
+		bpf_core_read(f->daddr, 4, &sk->__sk_common.skc_daddr);
 	} else {
-		bpf_probe_read_kernel(f->saddr, 16,
-				      c + l->sock_common_skc_v6_rcv_saddr);
-		bpf_probe_read_kernel(f->daddr, 16,
-				      c + l->sock_common_skc_v6_daddr);
+		bpf_core_read(f->saddr, 16, &sk->__sk_common.skc_v6_rcv_saddr);
+		bpf_core_read(f->daddr, 16, &sk->__sk_common.skc_v6_daddr);
 	}
 }
 
-/* Socket SK's protocol (IPPROTO_*) and pending error (sk_err). */
-static __always_inline __u16 bpfkit_sock_protocol(const void *sk)
+/* The socket behind FD in the current task, or NULL. */
+static __always_inline struct socket *bpfkit_fd_socket(int fd)
 {
-	return bpfkit_read_u16(sk, bpfkit_sock_layout.sock_sk_protocol);
-}
+	struct task_struct *task = (void *)bpf_get_current_task();
+	struct fdtable *fdt = BPF_CORE_READ(task, files, fdt);
+	struct file **fds, *file = NULL;
+	struct socket *sock;
 
-static __always_inline int bpfkit_sock_err(const void *sk)
-{
-	return bpfkit_read_s32(sk, bpfkit_sock_layout.sock_sk_err);
-}
-
-/* The socket (a struct socket) behind FD in the current task, or NULL. */
-static __always_inline const void *bpfkit_fd_socket(int fd)
-{
-	const void *task = (const void *)bpf_get_current_task();
-	const void *fdt, *fds, *file, *sock;
-	__u32 max_fds = 0;
-
-	fdt = bpfkit_read_ptr(
-		bpfkit_read_ptr(task, bpfkit_sock_layout.task_struct_files),
-		bpfkit_sock_layout.files_struct_fdt);
-	bpf_probe_read_kernel(&max_fds, sizeof(max_fds),
-			      fdt + bpfkit_sock_layout.fdtable_max_fds);
-	if (fd < 0 || fd >= max_fds)
+	if (fd < 0 || fd >= BPF_CORE_READ(fdt, max_fds))
 		return NULL;
-	fds = bpfkit_read_ptr(fdt, bpfkit_sock_layout.fdtable_fd);
-	file = bpfkit_read_ptr(fds, fd * sizeof(void *));
+	fds = BPF_CORE_READ(fdt, fd);
+	bpf_probe_read_kernel(&file, sizeof(file), &fds[fd]);
 	if (!file)
 		return NULL;
-	sock = bpfkit_read_ptr(file, bpfkit_sock_layout.file_private_data);
+	sock = BPF_CORE_READ(file, private_data);
 	/* Only a socket's file is its socket's file. */
-	if (!sock ||
-	    bpfkit_read_ptr(sock, bpfkit_sock_layout.socket_file) != file)
+	if (!sock || BPF_CORE_READ(sock, file) != file)
 		return NULL;
 	return sock;
-}
-
-/* The struct sock of SOCK (a struct socket). */
-static __always_inline const void *bpfkit_socket_sock(const void *sock)
-{
-	return bpfkit_read_ptr(sock, bpfkit_sock_layout.socket_sk);
 }
 
 /* Is ADDR (16 bytes) an IPv4-mapped IPv6 address, ::ffff:a.b.c.d? */

@@ -3,10 +3,12 @@
 # bindsnoop: binds on loopback by a controlled child (TCP over IPv4 with
 # SO_REUSEADDR, TCP over IPv6 with SO_REUSEPORT, UDP, and a taken port)
 # arrive with protocol, address, port, the options read from the socket and
-# the result; -x keeps the failure; -j carries the same fields.
+# the result; -x keeps the failure; -j carries the same fields; a struct
+# sock whose sk_protocol and sk_type are bitfields (--btf).
 
 bats_require_minimum_version 1.5.0
 load helpers
+load tcp
 
 setup() {
 	require_root
@@ -30,7 +32,9 @@ binds() {
 @test "bindsnoop: IPv4, IPv6, UDP and a taken port, with options and results" {
 	start_tool bindsnoop -c "${COMM:=$(unique_comm)}"
 	binds "$COMM"
-	[ "$RET_tcp4" = 0 ] && [ "$RET_udp4" = 0 ] && [ "$RET_taken" = -98 ]
+	[ "$RET_tcp4" = 0 ]
+	[ "$RET_udp4" = 0 ]
+	[ "$RET_taken" = -98 ]
 	[ "$PORT_taken" = "$PORT_tcp4" ]
 	wait_for "$OUT" "^$PID +.* EADDRINUSE " 5
 	stop_tool
@@ -78,8 +82,27 @@ binds() {
 	' "$OUT"
 }
 
+@test "bindsnoop: --btf where sk_protocol and sk_type are bitfields (before Linux 5.6): protocols and types still right" {
+	sock_bitfield_btf
+	start_tool bindsnoop --btf "$BTF" -j -c "${COMM:=$(unique_comm)}"
+	binds "$COMM"
+	wait_for "$OUT" '"EADDRINUSE"' 5
+	stop_tool
+	[ "$TOOL_STATUS" = 0 ]
+	jq -es --argjson t4 "$PORT_tcp4" --argjson u4 "$PORT_udp4" '
+		map(select(has("pid"))) | length == 4 and
+		(.[0] | .proto == "TCP" and .sock_type == 1 and
+			.bound_port == $t4 and .reuseaddr) and
+		(.[1] | .proto == "TCP" and .sock_type == 1 and .reuseport) and
+		(.[2] | .proto == "UDP" and .sock_type == 2 and
+			.bound_port == $u4) and
+		(.[3] | .proto == "TCP" and .error == "EADDRINUSE")
+	' "$OUT"
+}
+
 @test "bindsnoop: a bad option exits 2 with one line and no output" {
 	run --separate-stderr "$BIN/bindsnoop" --bogus
-	[ "$status" = 2 ] && [ -z "$output" ]
+	[ "$status" = 2 ]
+	[ -z "$output" ]
 	[ "$(wc -l <<<"$stderr")" = 1 ]
 }

@@ -2,7 +2,8 @@
 # Shared by the TCP tools' tests: connections made by tests/helpers/
 # tcp-trigger on loopback or in a network namespace of the test's own
 # (deleted in teardown), two joined by a veth pair, netem delays and drop
-# rules inside them.
+# rules inside them; a kernel BTF with struct sock as older kernels lay it
+# out.
 
 # trigger COMM MODE ADDR [ARG...]: run tcp-trigger as COMM (in $NETNS when
 # set); PID is its pid, LINES what it printed after that.
@@ -71,6 +72,21 @@ drop_rule() {
 		}
 	EOF
 		skip "no nftables in the kernel: $(tail -1 "$BATS_TEST_TMPDIR/nft")"
+}
+
+# sock_bitfield_btf: a copy of this kernel's BTF (tests/helpers/
+# btf-bitfield) in which struct sock's sk_protocol and sk_type are
+# bitfields of 8 and 16 bits, as before Linux 5.6, at the bit offsets the
+# members have here, so that the values read on this (little-endian)
+# kernel stay right; its path in BTF.
+sock_bitfield_btf() {
+	[ -r /sys/kernel/btf/vmlinux ] || skip "no kernel BTF here"
+	BTF=$BATS_TEST_TMPDIR/sock-bitfields.btf
+	"$HELPERS/btf-bitfield" /sys/kernel/btf/vmlinux "$BTF" sock \
+		sk_protocol:8 sk_type:16
+	bpftool btf dump file "$BTF" format c >"$BATS_TEST_TMPDIR/btf.h"
+	grep -Eq '^	unsigned int sk_protocol: 8;$' "$BATS_TEST_TMPDIR/btf.h"
+	grep -Eq '^	unsigned int sk_type: 16;$' "$BATS_TEST_TMPDIR/btf.h"
 }
 
 eval "helpers_$(declare -f teardown)"

@@ -3,7 +3,8 @@
 # tcpaccept: a forked server accepts a loopback connection; the line has
 # the accepting process's pid (not the client's, whose packets run the
 # handshake's softirq), the listener's address and port and the peer's
-# port; IPv4, IPv6 and IPv4-mapped IPv6 (shown as IPv4); -P, -6, -j.
+# port; IPv4, IPv6 and IPv4-mapped IPv6 (shown as IPv4); -P, -6, -j; a
+# struct sock whose sk_protocol is a bitfield (--btf).
 
 bats_require_minimum_version 1.5.0
 load helpers
@@ -60,8 +61,21 @@ session() {
 	' "$OUT"
 }
 
+@test "tcpaccept: --btf where sk_protocol is a bitfield (before Linux 5.6): the TCP accept still shows" {
+	sock_bitfield_btf
+	start_tool tcpaccept --btf "$BTF" -c "$COMM"
+	session 127.0.0.1
+	wait_for "$OUT" "^$SERVER " 5
+	stop_tool
+	[ "$TOOL_STATUS" = 0 ]
+	row() { printf '%-7s %-15s %-2s %-25s %5s %-25s %5s' "$@"; }
+	[ "$(sed -n 2p "$OUT")" = "$(row "$SERVER" "$COMM" 4 127.0.0.1 "$SPORT" 127.0.0.1 "$CPORT")" ]
+	[ "$(wc -l <"$OUT")" = 2 ]
+}
+
 @test "tcpaccept: a bad port list exits 2 with one line and no output" {
 	run --separate-stderr "$BIN/tcpaccept" -P 99999
-	[ "$status" = 2 ] && [ -z "$output" ]
+	[ "$status" = 2 ]
+	[ -z "$output" ]
 	[ "$(wc -l <<<"$stderr")" = 1 ]
 }

@@ -4,7 +4,8 @@
 # to a port nothing listens on (refused), over IPv4 and IPv6, and in a
 # network namespace of the test's own to a port whose SYNs a drop rule eats
 # (timeout); each arrives with the connecting pid, ports and result; -x,
-# -P, -4/-6, -U, -C, --metrics and -j.
+# -P, -4/-6, -U, -C, --metrics and -j; a struct sock whose sk_protocol is
+# a bitfield (--btf).
 
 bats_require_minimum_version 1.5.0
 load helpers
@@ -150,12 +151,26 @@ row() {
 	[ ! -s "$OUT" ]
 }
 
+@test "tcpconnect: --btf where sk_protocol is a bitfield (before Linux 5.6): established and refused still show" {
+	sock_bitfield_btf
+	start_tool tcpconnect --btf "$BTF" -c "$COMM"
+	connects 127.0.0.1
+	wait_for "$OUT" "^$PID .* $CLOSED refused$" 5
+	stop_tool
+	[ "$TOOL_STATUS" = 0 ]
+	[ "$(sed -n 2p "$OUT")" = "$(row 4 127.0.0.1 "$SPORT" 127.0.0.1 "$DPORT" established)" ]
+	sed -n 3p "$OUT" | grep -Eq "^$PID +$COMM +4 +127\.0\.0\.1 +[0-9]+ 127\.0\.0\.1 +$CLOSED refused$"
+	[ "$(wc -l <"$OUT")" = 3 ]
+}
+
 @test "tcpconnect: -4 with -6, a bad port list: one line, exit 2" {
 	run --separate-stderr "$BIN/tcpconnect" -4 -6
-	[ "$status" = 2 ] && [ -z "$output" ]
+	[ "$status" = 2 ]
+	[ -z "$output" ]
 	[ "$stderr" = "tcpconnect: -4 and -6 exclude each other; give one (neither traces both)" ]
 	run --separate-stderr "$BIN/tcpconnect" -P 80,http
-	[ "$status" = 2 ] && [ -z "$output" ]
+	[ "$status" = 2 ]
+	[ -z "$output" ]
 	[ "$(wc -l <<<"$stderr")" = 1 ]
 	grep -q "invalid -P/--port '80,http'" <<<"$stderr"
 }

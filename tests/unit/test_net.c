@@ -18,6 +18,7 @@
 #include <cmocka.h>
 #include <bpf/btf.h>
 #include "cli.h"
+#include "kernel.h"
 #include "net.h"
 #include "output.h"
 
@@ -168,7 +169,7 @@ static void test_bad_ports(void **state)
 		assert_int_equal(bpfkit_parse_ports("-P", bad[i], &p), EINVAL);
 }
 
-/* BTF to a temporary file, for the raw pass: its path in PATH. */
+/* BTF to a temporary file, for libbpf to parse: its path in PATH. */
 static void write_btf(struct btf *btf, char *path)
 {
 	const void *raw;
@@ -185,7 +186,9 @@ static void write_btf(struct btf *btf, char *path)
 
 /*
  * Drop reasons come from BTF's enum skb_drop_reason, whatever values this
- * kernel gives them, prefix stripped; no enum (before 5.17): -ENOENT.
+ * kernel gives them, prefix stripped; no enum (before 5.17): -ENOENT. The
+ * kernel room keeps one kernel BTF per process until released: each file
+ * is read after a release.
  */
 static void test_drop_reasons(void **state)
 {
@@ -199,6 +202,7 @@ static void test_drop_reasons(void **state)
 	assert_true(btf__add_int(btf, "int", 4, BTF_INT_SIGNED) > 0);
 	write_btf(btf, none);
 	assert_int_equal(bpfkit_drop_reasons_load(none), -ENOENT);
+	bpfkit_btf_release();
 	unlink(none);
 	id = btf__add_enum(btf, "skb_drop_reason", 4);
 	assert_true(id > 0);
@@ -215,6 +219,7 @@ static void test_drop_reasons(void **state)
 	write_btf(btf, path);
 	btf__free(btf);
 	assert_int_equal(bpfkit_drop_reasons_load(path), 0);
+	bpfkit_btf_release();
 	unlink(path);
 	assert_string_equal(bpfkit_drop_reason_name(1), "CONSUMED");
 	assert_string_equal(bpfkit_drop_reason_name(2), "NOT_SPECIFIED");

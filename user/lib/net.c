@@ -10,6 +10,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/socket.h>
+#include <bpf/btf.h>
 #include "kernel.h"
 #include "net.h"
 
@@ -117,38 +118,44 @@ static const char *drop_reason_short(const char *name)
 	return name;
 }
 
-/* Keep enumerator NAME = VALUE of enum skb_drop_reason (CTX: its count). */
-static int add_drop_reason(const char *name, __s64 value, void *ctx)
+/* Keep the enumerators of enum skb_drop_reason, type T of BTF. */
+static int add_drop_reasons(const struct btf *btf, const struct btf_type *t)
 {
-	size_t *n = ctx;
-	struct drop_reason *more;
+	const struct btf_enum *e = btf_enum(t);
+	int i, n = btf_vlen(t);
+	const char *name;
 
-	/* The enum's end marker is no reason. */
-	if (!strcmp(name, "SKB_DROP_REASON_MAX"))
-		return 0;
-	if (drop_reasons.n == *n) {
-		*n = *n ? *n * 2 : 128;
-		more = realloc(drop_reasons.v, *n * sizeof(*more));
-		if (!more)
-			return -ENOMEM;
-		drop_reasons.v = more;
-	}
-	drop_reasons.v[drop_reasons.n].value = value;
-	drop_reasons.v[drop_reasons.n].name = strdup(drop_reason_short(name));
-	if (!drop_reasons.v[drop_reasons.n].name)
+	drop_reasons.v = calloc(n, sizeof(*drop_reasons.v));
+	if (!drop_reasons.v)
 		return -ENOMEM;
-	drop_reasons.n++;
+	for (i = 0; i < n; i++, e++) {
+		name = btf__name_by_offset(btf, e->name_off);
+		/* The enum's end marker is no reason. */
+		if (!name || !strcmp(name, "SKB_DROP_REASON_MAX"))
+			continue;
+		drop_reasons.v[drop_reasons.n].value = e->val;
+		drop_reasons.v[drop_reasons.n].name =
+			strdup(drop_reason_short(name));
+		if (!drop_reasons.v[drop_reasons.n].name)
+			return -ENOMEM;
+		drop_reasons.n++;
+	}
 	return 0;
 }
 
 int bpfkit_drop_reasons_load(const char *btf_path)
 {
-	size_t cap = 0;
-	int err;
+	const struct btf *btf;
+	int id, err;
 
 	bpfkit_drop_reasons_free();
-	err = bpfkit_btf_enumerators(btf_path, "skb_drop_reason",
-				     add_drop_reason, &cap);
+	btf = bpfkit_kernel_btf(btf_path);
+	if (!btf)
+		return errno ? -errno : -EINVAL;
+	id = btf__find_by_name_kind(btf, "skb_drop_reason", BTF_KIND_ENUM);
+	if (id < 0)
+		return -ENOENT;
+	err = add_drop_reasons(btf, btf__type_by_id(btf, id));
 	if (err)
 		bpfkit_drop_reasons_free();
 	return err;

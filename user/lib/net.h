@@ -59,8 +59,9 @@ const char *bpfkit_tcp_state_name(int state);
  * Read the names of the packet drop reasons from the kernel BTF's enum
  * skb_drop_reason (BTF_PATH's if set; Linux 5.17+; they differ between
  * kernels), with their SKB_DROP_REASON_ (or SKB_) prefix stripped, as
- * skb:kfree_skb prints them, in one raw pass (kernel room). Returns 0,
- * -ENOENT when BTF has no such enum, -ENOMEM, or the pass's -errno.
+ * skb:kfree_skb prints them, from libbpf's parse of the BTF
+ * (bpfkit_kernel_btf(), kernel room). Returns 0, -ENOENT when BTF has no
+ * such enum, -ENOMEM, or libbpf's -errno for BTF it could not read.
  */
 int bpfkit_drop_reasons_load(const char *btf_path);
 void bpfkit_drop_reasons_free(void);

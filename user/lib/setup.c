@@ -297,11 +297,6 @@ int bpfkit_load(struct bpf_object_skeleton *s, struct bpfkit_filter *filter,
 	return set_cgroup(*s->obj, bpfkit_opts.cgroup_fd);
 }
 
-int bpfkit_read_sock_layout(struct bpfkit_sock_layout *l)
-{
-	return bpfkit_read_layout(bpfkit_opts.btf_path, l, BPFKIT_SOCK_MEMBERS);
-}
-
 /* The skeleton's link slot of PROG, so that destroying it detaches PROG. */
 static struct bpf_link **link_of(struct bpf_object_skeleton *s,
 				 const struct bpf_program *prog)

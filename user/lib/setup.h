@@ -45,14 +45,6 @@ int bpfkit_load(struct bpf_object_skeleton *s, struct bpfkit_filter *filter,
 		struct bpfkit_channel_cfg *channel);
 
 /*
- * Before load, for a tool whose BPF side reads a socket (net.bpf.h's
- * bpfkit_fd_socket(), bpfkit_sock_flow() ...): the offsets of the members
- * read, from the kernel's BTF, into L (the object's bpfkit_sock_layout).
- * 0, or -errno said in one line.
- */
-int bpfkit_read_sock_layout(struct bpfkit_sock_layout *l);
-
-/*
  * A program whose section names no target (SEC("kprobe")), the kernel
  * function it attaches to, found at run time, and the step's name for
  * errors ("attach to execve with kprobe").
