@@ -29,4 +29,47 @@ static __always_inline unsigned int bpfkit_task_state(const void *task)
 	return BPF_CORE_READ((const struct task_struct___o *)task, state);
 }
 
+/*
+ * mm_struct's rss_stat: a struct mm_rss_stat of atomic_long_t counts
+ * before Linux 6.2, an array of struct percpu_counter since (vmlinux.h's).
+ */
+struct mm_rss_stat___o {
+	atomic_long_t count[NR_MM_COUNTERS];
+} __attribute__((preserve_access_index));
+
+struct mm_struct___o {
+	struct mm_rss_stat___o rss_stat;
+} __attribute__((preserve_access_index));
+
+/*
+ * The pages counter ITEM of mm_struct MM holds (MM_FILEPAGES,
+ * MM_ANONPAGES, MM_SHMEMPAGES: the same numbers since Linux 4.5), as
+ * get_mm_counter() reads it: a percpu_counter's shared count, not summed
+ * over the CPUs. A macro: CO-RE relocates an array index only when it is
+ * a constant.
+ */
+#define bpfkit_mm_counter(mm, item)                                       \
+	({                                                                \
+		long n_;                                                  \
+                                                                          \
+		if (bpf_core_type_exists(struct mm_rss_stat___o))         \
+			n_ = BPF_CORE_READ((struct mm_struct___o *)(mm),  \
+					   rss_stat.count[item].counter); \
+		else                                                      \
+			n_ = BPF_CORE_READ((struct mm_struct *)(mm),      \
+					   rss_stat[item].count);         \
+		n_ > 0 ? n_ : 0;                                          \
+	})
+
+/*
+ * oom:mark_victim's record: the victim's pid alone before Linux 6.8,
+ * which added its comm, uid, memory (total_vm and the rss counts) and
+ * oom_score_adj, all at once (backported to 5.15, 6.1 and 6.6 stables).
+ */
+static __always_inline bool bpfkit_mark_victim_full(void)
+{
+	return bpf_core_field_exists(struct trace_event_raw_mark_victim,
+				     __data_loc_comm);
+}
+
 #endif /* BPFKIT_CORE_FIXES_BPF_H */
