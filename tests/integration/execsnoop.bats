@@ -300,3 +300,16 @@ unique_true() {
 	[ "$status" = 2 ] && [ -z "$output" ]
 	[[ "$stderr" == *"-l/--line"* ]]
 }
+
+@test "execsnoop: no map of its allocates at run time, so it cannot taint the kernel" {
+	# A tracing program's map with BPF_F_NO_PREALLOC makes kernels
+	# before Linux 6.1 print a WARNING and taint themselves (PREEMPT_RT
+	# ones refuse it): execsnoop stages 280 bytes per exec, preallocated.
+	start_tool execsnoop
+	flags=$(awk '/^map_flags:/ { print $2 }' /proc/"$TOOL_PID"/fdinfo/*)
+	stop_tool
+	[ -n "$flags" ]
+	for f in $flags; do
+		[ $((f & 1)) = 0 ]
+	done
+}
