@@ -31,7 +31,7 @@ struct exec_start {
 static const struct exec_start empty_start = {};
 
 /*
- * Execs in flight, by thread id: preallocated, about 1.2 MiB for 4096
+ * Execs in flight, by thread id: preallocated, about 1.4 MiB for 4096
  * (a tracing program's map must not allocate at run time before Linux
  * 6.1: the kernel warns and taints itself).
  */
