@@ -104,7 +104,7 @@ static enum bpfkit_verdict print_event(void *ctx, const void *data, size_t size)
 
 /*
  * Does this kernel's oom:mark_victim record carry the victim's comm, uid,
- * memory and oom_score_adj (Linux 6.8 on, and stable backports), as the
+ * memory and oom_score_adj (Linux 6.9 on, and stable backports), as the
  * BPF side's bpfkit_mark_victim_full() finds? Then the victim's task is
  * never read, and its SIGKILL need not be watched. Asked of libbpf's
  * parse of the kernel BTF (--btf's).

@@ -13,23 +13,8 @@
 #include <bpf/bpf_core_read.h>
 
 /*
- * task_struct's state: "state", a long, before Linux 5.14, which renamed
- * it "__state" and made it an unsigned int.
- */
-struct task_struct___o {
-	volatile long state;
-} __attribute__((preserve_access_index));
-
-static __always_inline unsigned int bpfkit_task_state(const void *task)
-{
-	const struct task_struct *t = task;
-
-	if (bpf_core_field_exists(t->__state))
-		return BPF_CORE_READ(t, __state);
-	return BPF_CORE_READ((const struct task_struct___o *)task, state);
-}
-
-/*
+ * The syscall and snoop tools' differences.
+ *
  * mm_struct's rss_stat: a struct mm_rss_stat of atomic_long_t counts
  * before Linux 6.2, an array of struct percpu_counter since (vmlinux.h's).
  */
@@ -62,14 +47,32 @@ struct mm_struct___o {
 	})
 
 /*
- * oom:mark_victim's record: the victim's pid alone before Linux 6.8,
+ * oom:mark_victim's record: the victim's pid alone before Linux 6.9,
  * which added its comm, uid, memory (total_vm and the rss counts) and
- * oom_score_adj, all at once (backported to 5.15, 6.1 and 6.6 stables).
+ * oom_score_adj, all at once (backported to stable kernels: 5.4, 5.15,
+ * 6.1 and 6.6 have it in their later releases).
  */
 static __always_inline bool bpfkit_mark_victim_full(void)
 {
 	return bpf_core_field_exists(struct trace_event_raw_mark_victim,
 				     __data_loc_comm);
+}
+
+/*
+ * task_struct's state: "state", a long, before Linux 5.14, which renamed
+ * it "__state" and made it an unsigned int.
+ */
+struct task_struct___o {
+	volatile long state;
+} __attribute__((preserve_access_index));
+
+static __always_inline unsigned int bpfkit_task_state(const void *task)
+{
+	const struct task_struct *t = task;
+
+	if (bpf_core_field_exists(t->__state))
+		return BPF_CORE_READ(t, __state);
+	return BPF_CORE_READ((const struct task_struct___o *)task, state);
 }
 
 #endif /* BPFKIT_CORE_FIXES_BPF_H */
