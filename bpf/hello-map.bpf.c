@@ -7,6 +7,7 @@
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
+#include "bpfkit/core_fixes.bpf.h"
 #include "bpfkit/filter.bpf.h"
 #include "hello-map.h"
 
@@ -46,7 +47,7 @@ static __always_inline int count(long nr)
 	return 0;
 }
 
-/* Every syscall: the raw tracepoint's arguments, the registers and the number. */
+/* Every syscall: the raw tracepoint's arguments, registers and number. */
 SEC("raw_tp/sys_enter")
 int BPF_PROG(count_all, struct pt_regs *regs, long id)
 {
@@ -55,15 +56,15 @@ int BPF_PROG(count_all, struct pt_regs *regs, long id)
 
 /*
  * One program per chosen syscall, attached to syscalls:sys_enter_<name>.
- * Read the number alone, the record's 4-byte int: the kernel refuses to
- * attach a program that reads past the record of a syscall without
- * arguments.
+ * Read the number alone (bpfkit_syscall_enter_nr(): where it is moved
+ * with the kernel): the kernel refuses to attach a program that reads
+ * past the record of a syscall without arguments.
  */
 #define COUNT_SYSCALL(n)                                      \
 	SEC("tracepoint")                                     \
 	int count_syscall##n(struct syscall_trace_enter *ctx) \
 	{                                                     \
-		return count(ctx->nr);                        \
+		return count(bpfkit_syscall_enter_nr(ctx));   \
 	}
 
 COUNT_SYSCALL(0)

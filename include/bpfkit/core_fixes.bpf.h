@@ -59,6 +59,28 @@ static __always_inline bool bpfkit_mark_victim_full(void)
 }
 
 /*
+ * A program on syscalls:sys_enter_NAME gets struct syscall_tp_t, not the
+ * event's record: before Linux 6.6 it began with the registers' address
+ * and the number as an unsigned long, where syscall_trace_enter (its
+ * layout since) has the common header and an int. The arguments are at
+ * the same offset in both, and so is the number where the common header
+ * is 8 bytes; not on PREEMPT_RT kernels (Debian 12's 6.1-rt), whose
+ * header is longer. The syscall's number, on either.
+ */
+struct syscall_tp_t___o {
+	unsigned long long regs;
+	unsigned long syscall_nr;
+} __attribute__((preserve_access_index));
+
+static __always_inline long
+bpfkit_syscall_enter_nr(const struct syscall_trace_enter *ctx)
+{
+	if (bpf_core_field_exists(struct syscall_tp_t___o, regs))
+		return ((const struct syscall_tp_t___o *)ctx)->syscall_nr;
+	return ctx->nr;
+}
+
+/*
  * task_struct's state: "state", a long, before Linux 5.14, which renamed
  * it "__state" and made it an unsigned int.
  */
