@@ -61,7 +61,7 @@ int BPF_PROG(signal_generate, int sig, struct kernel_siginfo *info,
 	return 0;
 }
 
-/* Fill what E does not know yet from the victim's TASK. */
+/* Fill E with the victim's fields, read from its TASK. */
 static __always_inline void fill_from_task(struct oomkill_event *e,
 					   struct task_struct *task)
 {
