@@ -109,8 +109,9 @@ hog() {
 }
 
 @test "oomkill: where mark_victim lacks the victim's fields, they come from its task" {
-	# A copy of this kernel's BTF with __data_loc_comm renamed: CO-RE
-	# then finds a record of the pid alone, as before Linux 6.9, and the
+	# A copy of this kernel's BTF with __data_loc_comm renamed (one string
+	# for every record that has it; none on kernels whose record lacks it
+	# already): CO-RE finds a record of the pid alone, as before 6.9, and the
 	# victim's comm, uid, memory (mm->rss_stat in this kernel's shape)
 	# and oom_score_adj are read from its task, the one the OOM killer
 	# sent SIGKILL.
@@ -120,7 +121,7 @@ hog() {
 		import sys
 		data = open(sys.argv[1], "rb").read()
 		old, new = b"\0__data_loc_comm\0", b"\0__data_loc_xomm\0"
-		assert data.count(old) == 1
+		assert data.count(old) <= 1
 		open(sys.argv[2], "wb").write(data.replace(old, new))
 	PY
 	start_tool oomkill -j --btf "$btf"
