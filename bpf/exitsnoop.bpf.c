@@ -4,17 +4,16 @@
  * default only when the last thread of a process exits.
  */
 #include "vmlinux.h"
+#include <bpf/bpf_core_read.h>
 #include <bpf/bpf_helpers.h>
 #include "bpfkit/channel.bpf.h"
 #include "bpfkit/filter.bpf.h"
-#include "bpfkit/layout.bpf.h"
 #include "exitsnoop.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
 const volatile bool threads = false;
 const volatile bool failed_only = false;
-const volatile struct exitsnoop_layout layout;
 
 /* vmlinux.h has no errno names. */
 #define EEXIST 17
@@ -60,44 +59,36 @@ static __always_inline bool first_report(__u32 pid, __u64 start)
 SEC("tracepoint/sched/sched_process_exit")
 int process_exit(void *ctx)
 {
-	const void *task = (const void *)bpf_get_current_task();
-	const void *signal = bpfkit_read_ptr(task, layout.task_struct_signal);
+	struct task_struct *task = (struct task_struct *)bpf_get_current_task();
+	struct signal_struct *signal = BPF_CORE_READ(task, signal);
 	__u64 id = bpf_get_current_pid_tgid();
 	struct exitsnoop_event e = {};
 	__u64 start;
 	int live;
 
 	/* The exiting thread has already left signal->live. */
-	live = bpfkit_read_s32(signal, layout.signal_struct_live);
+	live = BPF_CORE_READ(signal, live.counter);
 	if (!threads && live > 0)
 		return 0;
 	/* A group exit's status is the process's, whichever thread this is. */
-	if (!threads &&
-	    (bpfkit_read_s32(signal, layout.signal_struct_flags) & GROUP_EXIT))
-		e.exit_code = bpfkit_read_s32(
-			signal, layout.signal_struct_group_exit_code);
+	if (!threads && (BPF_CORE_READ(signal, flags) & GROUP_EXIT))
+		e.exit_code = BPF_CORE_READ(signal, group_exit_code);
 	else
-		e.exit_code =
-			bpfkit_read_s32(task, layout.task_struct_exit_code);
+		e.exit_code = BPF_CORE_READ(task, exit_code);
 	if (failed_only && !e.exit_code)
 		return 0;
 	if (!bpfkit_selected())
 		return 0;
 
 	/* A process lives as long as its first thread; a thread, its own. */
-	start = bpfkit_read_u64(
-		threads ?
-			task :
-			bpfkit_read_ptr(task, layout.task_struct_group_leader),
-		layout.task_struct_start_time);
+	start = threads ? BPF_CORE_READ(task, start_time) :
+			  BPF_CORE_READ(task, group_leader, start_time);
 	if (!threads && !first_report(id >> 32, start))
 		return 0;
 	e.age_ns = bpf_ktime_get_ns() - start;
 	e.pid = id >> 32;
 	e.tid = (__u32)id;
-	e.ppid = bpfkit_read_s32(
-		bpfkit_read_ptr(task, layout.task_struct_real_parent),
-		layout.task_struct_tgid);
+	e.ppid = BPF_CORE_READ(task, real_parent, tgid);
 	e.uid = (__u32)bpf_get_current_uid_gid();
 	e.threads_left = live;
 	bpf_get_current_comm(e.comm, sizeof(e.comm));

@@ -62,7 +62,7 @@ static __always_inline int send(void *ctx, const char *filename,
 
 /* The stable tracepoint: execve's arguments as a typed record. */
 SEC("tracepoint/syscalls/sys_enter_execve")
-int hello_tracepoint(struct trace_event_raw_sys_enter *ctx)
+int hello_tracepoint(struct syscall_trace_enter *ctx)
 {
 	return send(ctx, (const char *)ctx->args[0], HB_TRACEPOINT);
 }

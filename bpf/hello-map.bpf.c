@@ -6,8 +6,9 @@
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include "bpfkit/core_fixes.bpf.h"
 #include "bpfkit/filter.bpf.h"
-#include "bpfkit/syscall.bpf.h"
 #include "hello-map.h"
 
 char LICENSE[] SEC("license") = "GPL";
@@ -46,32 +47,24 @@ static __always_inline int count(long nr)
 	return 0;
 }
 
-/* Every syscall: the raw tracepoint's second argument is its number. */
+/* Every syscall: the raw tracepoint's arguments, registers and number. */
 SEC("raw_tp/sys_enter")
-int count_all(struct bpfkit_raw_sys_enter *ctx)
+int BPF_PROG(count_all, struct pt_regs *regs, long id)
 {
-	return count(ctx->id);
+	return count(id);
 }
 
 /*
- * syscalls/sys_enter_NAME's context up to the number, at the layout of
- * the format files (the tracepoint ABI, bpfkit/syscall.bpf.h).
- */
-struct sys_enter_nr {
-	__u64 common;
-	int nr; /* offset 8, 4 bytes */
-};
-
-/*
  * One program per chosen syscall, attached to syscalls:sys_enter_<name>.
- * Read the number as the event's 4-byte int: the kernel refuses to attach
- * a program that reads past the record of a syscall without arguments.
+ * Read the number alone (bpfkit_syscall_enter_nr(): where it is moved
+ * with the kernel): the kernel refuses to attach a program that reads
+ * past the record of a syscall without arguments.
  */
-#define COUNT_SYSCALL(n)                               \
-	SEC("tracepoint")                              \
-	int count_syscall##n(struct sys_enter_nr *ctx) \
-	{                                              \
-		return count(ctx->nr);                 \
+#define COUNT_SYSCALL(n)                                      \
+	SEC("tracepoint")                                     \
+	int count_syscall##n(struct syscall_trace_enter *ctx) \
+	{                                                     \
+		return count(bpfkit_syscall_enter_nr(ctx));   \
 	}
 
 COUNT_SYSCALL(0)

@@ -7,9 +7,9 @@
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
 #include "bpfkit/channel.bpf.h"
 #include "bpfkit/filter.bpf.h"
-#include "bpfkit/syscall.bpf.h"
 #include "hello-tail.h"
 
 char LICENSE[] SEC("license") = "GPL";
@@ -27,55 +27,55 @@ struct {
 } programs SEC(".maps");
 
 /* Send the current task's record for syscall NR. */
-static __always_inline int report(struct bpfkit_raw_sys_enter *ctx,
-				  enum hello_tail_kind kind)
+static __always_inline int report(void *ctx, long nr, enum hello_tail_kind kind)
 {
 	struct hello_tail_event e = {};
 
 	e.pid = bpf_get_current_pid_tgid() >> 32;
 	e.uid = bpf_get_current_uid_gid();
 	bpf_get_current_comm(e.comm, sizeof(e.comm));
-	e.nr = ctx->id;
+	e.nr = nr;
 	e.kind = kind;
 	bpfkit_emit(ctx, &e.rec, sizeof(e));
 	return 0;
 }
 
+/* The raw tracepoint's arguments: the registers and the syscall number. */
 SEC("raw_tp/sys_enter")
-int dispatch(struct bpfkit_raw_sys_enter *ctx)
+int BPF_PROG(dispatch, struct pt_regs *regs, long id)
 {
 	if ((bpf_get_current_pid_tgid() >> 32) == self_pid ||
 	    !bpfkit_selected())
 		return 0;
 
 	/* Jump to the syscall's program; returns only if there is none. */
-	bpf_tail_call(ctx, &programs, ctx->id);
+	bpf_tail_call(ctx, &programs, id);
 	if (report_all)
-		report(ctx, HELLO_TAIL_OTHER);
+		report(ctx, id, HELLO_TAIL_OTHER);
 	return 0;
 }
 
 /* The targets: reached only by tail call, never attached themselves. */
 SEC("raw_tp")
-int hello_exec(struct bpfkit_raw_sys_enter *ctx)
+int BPF_PROG(hello_exec, struct pt_regs *regs, long id)
 {
-	return report(ctx, HELLO_TAIL_EXEC);
+	return report(ctx, id, HELLO_TAIL_EXEC);
 }
 
 SEC("raw_tp")
-int hello_timer_create(struct bpfkit_raw_sys_enter *ctx)
+int BPF_PROG(hello_timer_create, struct pt_regs *regs, long id)
 {
-	return report(ctx, HELLO_TAIL_TIMER_CREATE);
+	return report(ctx, id, HELLO_TAIL_TIMER_CREATE);
 }
 
 SEC("raw_tp")
-int hello_timer_delete(struct bpfkit_raw_sys_enter *ctx)
+int BPF_PROG(hello_timer_delete, struct pt_regs *regs, long id)
 {
-	return report(ctx, HELLO_TAIL_TIMER_DELETE);
+	return report(ctx, id, HELLO_TAIL_TIMER_DELETE);
 }
 
 SEC("raw_tp")
-int hello_timer_other(struct bpfkit_raw_sys_enter *ctx)
+int BPF_PROG(hello_timer_other, struct pt_regs *regs, long id)
 {
-	return report(ctx, HELLO_TAIL_TIMER_OTHER);
+	return report(ctx, id, HELLO_TAIL_TIMER_OTHER);
 }

@@ -5,8 +5,8 @@
  * exit.
  */
 #include "vmlinux.h"
+#include <bpf/bpf_core_read.h>
 #include <bpf/bpf_helpers.h>
-#include "bpfkit/layout.bpf.h"
 #include "bpfkit/staging.bpf.h"
 #include "mountsnoop.h"
 
@@ -14,7 +14,6 @@ char LICENSE[] SEC("license") = "GPL";
 
 /* Send failed calls only (-x). */
 const volatile bool failed_only;
-const volatile struct mountsnoop_layout layout;
 
 /* fsconfig commands whose key, and whose value, is a string. */
 #define FSCONFIG_SET_STRING 1
@@ -117,7 +116,7 @@ static __always_inline int leave(void *ctx, long ret)
 	__u64 pid_tgid = bpf_get_current_pid_tgid();
 	__u32 tid = pid_tgid;
 	struct mountsnoop_event *e;
-	const void *task, *mnt_ns;
+	struct task_struct *task;
 	struct mount_args *a;
 
 	a = bpf_map_lookup_elem(&mountsnoop_args, &tid);
@@ -129,16 +128,12 @@ static __always_inline int leave(void *ctx, long ret)
 	if (!e)
 		goto out;
 
-	task = (const void *)bpf_get_current_task();
-	mnt_ns = bpfkit_read_ptr(bpfkit_read_ptr(task,
-						 layout.task_struct_nsproxy),
-				 layout.nsproxy_mnt_ns);
+	task = (struct task_struct *)bpf_get_current_task();
 	e->pid = pid_tgid >> 32;
 	e->tid = tid;
 	e->uid = bpf_get_current_uid_gid();
 	e->ret = ret;
-	e->mnt_ns = bpfkit_read_s32(mnt_ns, layout.mnt_namespace_ns +
-						    layout.ns_common_inum);
+	e->mnt_ns = BPF_CORE_READ(task, nsproxy, mnt_ns, ns.inum);
 	e->call = a->call;
 	bpf_get_current_comm(e->comm, sizeof(e->comm));
 	fill_args(e, a);
@@ -150,7 +145,7 @@ out:
 
 /* The exit of every call: one program, attached to each (user space). */
 SEC("tracepoint")
-int mount_exit(struct bpfkit_sys_exit *ctx)
+int mount_exit(struct syscall_trace_exit *ctx)
 {
 	return leave(ctx, ctx->ret);
 }
@@ -162,7 +157,7 @@ int mount_exit(struct bpfkit_sys_exit *ctx)
  */
 #define MOUNT_CALL(name, call, ...)                              \
 	SEC("tracepoint/syscalls/sys_enter_" #name)              \
-	int name##_enter(struct bpfkit_sys_enter *ctx)           \
+	int name##_enter(struct syscall_trace_enter *ctx)        \
 	{                                                        \
 		struct mount_args a = { { __VA_ARGS__ }, call }; \
 		return enter(&a);                                \

@@ -82,22 +82,21 @@ out:
 }
 
 SEC("tracepoint/syscalls/sys_enter_open")
-int open_enter(struct bpfkit_sys_enter *ctx)
+int open_enter(struct syscall_trace_enter *ctx)
 {
 	return enter(ctx->args[0], ctx->args[1], ctx->args[2], OPENSNOOP_OPEN);
 }
 
 SEC("tracepoint/syscalls/sys_enter_openat")
-int openat_enter(struct bpfkit_sys_enter *ctx)
+int openat_enter(struct syscall_trace_enter *ctx)
 {
 	return enter(ctx->args[1], ctx->args[2], ctx->args[3],
 		     OPENSNOOP_OPENAT);
 }
 
 /*
- * The head of openat2(2)'s struct open_how, at the layout its UAPI fixes
- * (linux/openat2.h); vmlinux.h's would cost a CO-RE relocation, and with
- * it libbpf's parse of the kernel BTF, which nothing else here needs.
+ * The head of openat2(2)'s struct open_how, in the caller's memory: laid
+ * out by the UAPI (linux/openat2.h), the same whatever the kernel.
  */
 struct open_how_head {
 	__u64 flags;
@@ -105,7 +104,7 @@ struct open_how_head {
 };
 
 SEC("tracepoint/syscalls/sys_enter_openat2")
-int openat2_enter(struct bpfkit_sys_enter *ctx)
+int openat2_enter(struct syscall_trace_enter *ctx)
 {
 	struct open_how_head how = {};
 
@@ -116,7 +115,7 @@ int openat2_enter(struct bpfkit_sys_enter *ctx)
 
 /* The exit of every open: one program, attached to each (user space). */
 SEC("tracepoint")
-int open_exit(struct bpfkit_sys_exit *ctx)
+int open_exit(struct syscall_trace_exit *ctx)
 {
 	return leave(ctx, ctx->ret);
 }

@@ -17,29 +17,6 @@ const volatile bool kill_only; /* -k: signals sent by kill-family calls */
 const volatile bool failed_only; /* -x: not delivered, or the call failed */
 const volatile int target_sig; /* -s: this signal only; 0: all */
 
-/*
- * signal:signal_generate's context at the layout of its format file, the
- * same on every kernel since 3.9 (Linux 6.1 and 6.18 included). Declared
- * here rather than read through vmlinux.h's
- * trace_event_raw_signal_generate, whose CO-RE relocation made libbpf
- * parse the whole kernel BTF and search it at every load: this is
- * sigsnoop's only such read, so it needs no kernel BTF at all.
- * sigsnoop.bats checks the format file against these offsets.
- */
-struct signal_generate_ctx {
-	__u64 common; /* the tracepoints' common header */
-	int sig; /* offset 8 */
-	int errno_; /* 12 */
-	int code; /* 16 */
-	char comm[16]; /* 20: the target's */
-	int pid; /* 36: the target's */
-	int group; /* 40 */
-	int result; /* 44: enum trace_signal_result */
-};
-
-/* trace_signal_result's first value (TRACE_SIGNAL_DELIVERED). */
-#define SIGNAL_DELIVERED 0
-
 /* A kill(2), tkill(2) or tgkill(2) in flight, by thread id. */
 struct kill_call {
 	__s32 tpid;
@@ -101,11 +78,13 @@ static __always_inline int kill_exit(void *ctx, long ret)
 	return 0;
 }
 
+/* The record: vmlinux.h's type, each field's offset relocated by CO-RE. */
 SEC("tracepoint/signal/signal_generate")
-int signal_generate(struct signal_generate_ctx *ctx)
+int signal_generate(struct trace_event_raw_signal_generate *ctx)
 {
 	__u32 tid = bpf_get_current_pid_tgid();
 	struct sigsnoop_event e = {};
+	int sig = ctx->sig, result = ctx->result;
 	struct kill_call *k;
 
 	/* A kill-family call in flight was selected at its entry. */
@@ -114,16 +93,16 @@ int signal_generate(struct signal_generate_ctx *ctx)
 		k->generated = true;
 	else if (kill_only || !bpfkit_selected())
 		return 0;
-	if (target_sig && ctx->sig != target_sig)
+	if (target_sig && sig != target_sig)
 		return 0;
-	if (failed_only && ctx->result == SIGNAL_DELIVERED)
+	if (failed_only && result == TRACE_SIGNAL_DELIVERED)
 		return 0;
 
 	fill_sender(&e);
 	e.tpid = ctx->pid;
-	e.sig = ctx->sig;
+	e.sig = sig;
 	e.code = ctx->code;
-	e.result = ctx->result;
+	e.result = result;
 	e.kill = k != NULL;
 	e.group = ctx->group;
 	bpf_probe_read_kernel(e.tcomm, sizeof(e.tcomm), ctx->comm);
@@ -132,26 +111,26 @@ int signal_generate(struct signal_generate_ctx *ctx)
 }
 
 SEC("tracepoint/syscalls/sys_enter_kill")
-int kill_entry(struct bpfkit_sys_enter *ctx)
+int kill_entry(struct syscall_trace_enter *ctx)
 {
 	return kill_enter(ctx->args[0], ctx->args[1]);
 }
 
 SEC("tracepoint/syscalls/sys_enter_tkill")
-int tkill_entry(struct bpfkit_sys_enter *ctx)
+int tkill_entry(struct syscall_trace_enter *ctx)
 {
 	return kill_enter(ctx->args[0], ctx->args[1]);
 }
 
 SEC("tracepoint/syscalls/sys_enter_tgkill")
-int tgkill_entry(struct bpfkit_sys_enter *ctx)
+int tgkill_entry(struct syscall_trace_enter *ctx)
 {
 	return kill_enter(ctx->args[1], ctx->args[2]);
 }
 
 /* The exit of every kill: one program, attached to each (user space). */
 SEC("tracepoint")
-int kill_return(struct bpfkit_sys_exit *ctx)
+int kill_return(struct syscall_trace_exit *ctx)
 {
 	return kill_exit(ctx, ctx->ret);
 }

@@ -82,52 +82,52 @@ out:
 }
 
 SEC("tracepoint/syscalls/sys_enter_newstat")
-int newstat_enter(struct bpfkit_sys_enter *ctx)
+int newstat_enter(struct syscall_trace_enter *ctx)
 {
 	return enter(ctx->args[0], AT_FDCWD, 0, STATSNOOP_STAT);
 }
 
 SEC("tracepoint/syscalls/sys_enter_stat")
-int stat_enter(struct bpfkit_sys_enter *ctx)
+int stat_enter(struct syscall_trace_enter *ctx)
 {
 	return enter(ctx->args[0], AT_FDCWD, 0, STATSNOOP_STAT);
 }
 
 SEC("tracepoint/syscalls/sys_enter_newlstat")
-int newlstat_enter(struct bpfkit_sys_enter *ctx)
+int newlstat_enter(struct syscall_trace_enter *ctx)
 {
 	return enter(ctx->args[0], AT_FDCWD, 0, STATSNOOP_LSTAT);
 }
 
 SEC("tracepoint/syscalls/sys_enter_lstat")
-int lstat_enter(struct bpfkit_sys_enter *ctx)
+int lstat_enter(struct syscall_trace_enter *ctx)
 {
 	return enter(ctx->args[0], AT_FDCWD, 0, STATSNOOP_LSTAT);
 }
 
 SEC("tracepoint/syscalls/sys_enter_newfstatat")
-int newfstatat_enter(struct bpfkit_sys_enter *ctx)
+int newfstatat_enter(struct syscall_trace_enter *ctx)
 {
 	return enter(ctx->args[1], ctx->args[0], ctx->args[3],
 		     STATSNOOP_FSTATAT);
 }
 
 SEC("tracepoint/syscalls/sys_enter_fstatat64")
-int fstatat64_enter(struct bpfkit_sys_enter *ctx)
+int fstatat64_enter(struct syscall_trace_enter *ctx)
 {
 	return enter(ctx->args[1], ctx->args[0], ctx->args[3],
 		     STATSNOOP_FSTATAT);
 }
 
 SEC("tracepoint/syscalls/sys_enter_statx")
-int statx_enter(struct bpfkit_sys_enter *ctx)
+int statx_enter(struct syscall_trace_enter *ctx)
 {
 	return enter(ctx->args[1], ctx->args[0], ctx->args[2], STATSNOOP_STATX);
 }
 
 /* The exit of every stat call: one program, attached to each (user space). */
 SEC("tracepoint")
-int stat_exit(struct bpfkit_sys_exit *ctx)
+int stat_exit(struct syscall_trace_exit *ctx)
 {
 	return leave(ctx, ctx->ret);
 }

@@ -6,7 +6,6 @@
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
 #include "bpfkit/filter.bpf.h"
-#include "bpfkit/syscall.bpf.h"
 #include "syscount.h"
 
 char LICENSE[] SEC("license") = "GPL";
@@ -36,13 +35,13 @@ struct {
 } syscount_start SEC(".maps");
 
 /*
- * Counts per key and CPU, allocated as keys come: preallocated, its
+ * Counts per key and CPU; allocated as keys come where the kernel allows
+ * it (user space decides: bpfkit_sparse_map()), as preallocating its
  * SYSCOUNT_MAX_KEYS per-CPU slots took most of the start-up's CPU time.
  */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
 	__uint(max_entries, SYSCOUNT_MAX_KEYS);
-	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__type(key, __u32);
 	__type(value, struct syscount_val);
 } syscount_counts SEC(".maps");
@@ -52,14 +51,20 @@ static __always_inline __u8 kind(long nr)
 	return nr >= 0 && nr < SYSCOUNT_MAX_NR ? syscount_kind[nr] : 0;
 }
 
+/*
+ * raw_syscalls' records are vmlinux.h's trace_event_raw_sys_enter and
+ * _exit (a long id), not the syscalls:* tracepoints' syscall_trace_enter
+ * (an int nr): each read relocated by CO-RE.
+ */
 SEC("tracepoint/raw_syscalls/sys_enter")
-int sys_enter(struct bpfkit_sys_enter *ctx)
+int sys_enter(struct trace_event_raw_sys_enter *ctx)
 {
 	__u32 tid = bpf_get_current_pid_tgid();
+	long id = ctx->id;
 	__u64 ts;
 
-	if ((only_nr >= 0 && ctx->id != only_nr) ||
-	    (kind(ctx->id) & SYSCOUNT_NO_RETURN) || !bpfkit_selected())
+	if ((only_nr >= 0 && id != only_nr) ||
+	    (kind(id) & SYSCOUNT_NO_RETURN) || !bpfkit_selected())
 		return 0;
 	ts = bpf_ktime_get_ns();
 	bpf_map_update_elem(&syscount_start, &tid, &ts, BPF_ANY);
@@ -67,15 +72,16 @@ int sys_enter(struct bpfkit_sys_enter *ctx)
 }
 
 SEC("tracepoint/raw_syscalls/sys_exit")
-int sys_exit(struct bpfkit_sys_exit *ctx)
+int sys_exit(struct trace_event_raw_sys_exit *ctx)
 {
 	__u64 pid_tgid = bpf_get_current_pid_tgid();
 	struct syscount_val *v, zero = {};
+	long id = ctx->id, ret = ctx->ret;
 	__u32 tid = pid_tgid, key;
 	__u64 *start, delta = 0;
 	bool untimed = false;
 
-	if (ctx->id < 0 || (only_nr >= 0 && ctx->id != only_nr))
+	if (id < 0 || (only_nr >= 0 && id != only_nr))
 		return 0;
 	/*
 	 * With -L, the entry was selected; time calls seen entering. Others
@@ -87,7 +93,7 @@ int sys_exit(struct bpfkit_sys_exit *ctx)
 		if (start) {
 			delta = bpf_ktime_get_ns() - *start;
 			bpf_map_delete_elem(&syscount_start, &tid);
-		} else if ((!ctx->ret && (kind(ctx->id) & SYSCOUNT_FORK)) ||
+		} else if ((!ret && (kind(id) & SYSCOUNT_FORK)) ||
 			   !bpfkit_selected()) {
 			return 0;
 		} else {
@@ -96,8 +102,7 @@ int sys_exit(struct bpfkit_sys_exit *ctx)
 	} else if (!bpfkit_selected()) {
 		return 0;
 	}
-	if ((failed_only && ctx->ret >= 0) ||
-	    (only_errno && ctx->ret != -only_errno))
+	if ((failed_only && ret >= 0) || (only_errno && ret != -only_errno))
 		return 0;
 	if (untimed) {
 		__sync_fetch_and_add(&syscount_untimed, 1);
@@ -105,7 +110,7 @@ int sys_exit(struct bpfkit_sys_exit *ctx)
 	}
 
 	/* Add to this CPU's slot, creating it on first use. */
-	key = per_process ? pid_tgid >> 32 : ctx->id;
+	key = per_process ? pid_tgid >> 32 : id;
 	v = bpf_map_lookup_elem(&syscount_counts, &key);
 	if (!v) {
 		if (per_process)

@@ -4,7 +4,6 @@
 #define EXECSNOOP_H
 
 #include "bpfkit/channel.h"
-#include "bpfkit/layout.h"
 
 #define EXECSNOOP_PATH_LEN 256
 #define EXECSNOOP_ARG_LEN 128 /* longest argument kept, NUL included */
@@ -26,8 +25,8 @@
 /*
  * Sent as the header plus the args_size used bytes of args: args holds
  * NUL-terminated argv strings, argv[0] first; the last one is cut, without
- * its NUL, with EXECSNOOP_LONG_ARGS. Staged at entry, up to max_args of
- * them; after a successful exec all of them, from the new image.
+ * its NUL, with EXECSNOOP_LONG_ARGS. After a successful exec all of them,
+ * from the new image; after a failed one up to max_args of them.
  */
 struct execsnoop_event {
 	struct bpfkit_record rec; /* first: the time it was sent */
@@ -42,26 +41,6 @@ struct execsnoop_event {
 	char comm[BPFKIT_COMM_LEN]; /* after the exec */
 	char path[EXECSNOOP_PATH_LEN]; /* the path passed to exec */
 	char args[EXECSNOOP_ARGS_BUF];
-};
-
-/*
- * The kernel struct members the BPF side reads at offsets from the kernel's
- * BTF, without CO-RE (bpfkit/layout.h): X(struct, member, bytes read).
- */
-#define EXECSNOOP_MEMBERS(X)                        \
-	X(task_struct, real_parent, sizeof(void *)) \
-	X(task_struct, tgid, 4)                     \
-	X(task_struct, mm, sizeof(void *))          \
-	X(mm_struct, arg_start, 8)                  \
-	X(mm_struct, arg_end, 8)                    \
-	X(mm_struct, exe_file, sizeof(void *))      \
-	X(file, f_path, 0) /* embedded */           \
-	X(path, dentry, sizeof(void *))             \
-	X(dentry, d_name, 0) /* embedded */         \
-	X(qstr, name, sizeof(void *))
-
-struct execsnoop_layout {
-	EXECSNOOP_MEMBERS(BPFKIT_LAYOUT_OFFSET)
 };
 
 #endif /* EXECSNOOP_H */

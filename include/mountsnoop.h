@@ -4,7 +4,6 @@
 #define MOUNTSNOOP_H
 
 #include "bpfkit/channel.h"
-#include "bpfkit/layout.h"
 
 #define MOUNTSNOOP_PATH_MAX 1024
 #define MOUNTSNOOP_NAME_MAX 64
@@ -51,21 +50,6 @@ struct mountsnoop_event {
 	char source[MOUNTSNOOP_PATH_MAX];
 	char target[MOUNTSNOOP_PATH_MAX];
 	char data[MOUNTSNOOP_DATA_MAX];
-};
-
-/*
- * The kernel struct members the BPF side reads at offsets from the kernel's
- * BTF, without CO-RE (bpfkit/layout.h): the caller's mount namespace,
- * task->nsproxy->mnt_ns->ns.inum.
- */
-#define MOUNTSNOOP_MEMBERS(X)                                    \
-	X(task_struct, nsproxy, sizeof(void *))                  \
-	X(nsproxy, mnt_ns, sizeof(void *))                       \
-	X(mnt_namespace, ns, 0) /* struct ns_common, not read */ \
-	X(ns_common, inum, 4)
-
-struct mountsnoop_layout {
-	MOUNTSNOOP_MEMBERS(BPFKIT_LAYOUT_OFFSET)
 };
 
 #endif /* MOUNTSNOOP_H */

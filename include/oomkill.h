@@ -4,7 +4,6 @@
 #define OOMKILL_H
 
 #include "bpfkit/channel.h"
-#include "bpfkit/layout.h"
 
 /* Which of the victim's fields the record holds (oomkill_event.known). */
 enum oomkill_known {
@@ -30,51 +29,6 @@ struct oomkill_event {
 	__u32 trigger_tid;
 	char comm[BPFKIT_COMM_LEN];
 	char trigger_comm[BPFKIT_COMM_LEN];
-};
-
-/*
- * What the victim's task gives where oom:mark_victim lacks it, read at
- * offsets from the kernel's BTF (bpfkit/layout.h). mm->rss_stat was a
- * struct mm_rss_stat of atomic_long_t counts before Linux 6.2, an array
- * of struct percpu_counter since: mm_rss_stat.count is absent there.
- */
-#define OOMKILL_MEMBERS(X)                                    \
-	X(task_struct, pid, 4)                                \
-	X(task_struct, comm, BPFKIT_COMM_LEN)                 \
-	X(task_struct, cred, sizeof(void *))                  \
-	X(task_struct, signal, sizeof(void *))                \
-	X(task_struct, mm, sizeof(void *))                    \
-	X(cred, uid, 4) /* kuid_t */                          \
-	X(signal_struct, oom_score_adj, 2)                    \
-	X(mm_struct, total_vm, sizeof(long))                  \
-	X(mm_struct, rss_stat, 0) /* embedded: its offset */  \
-	X(mm_rss_stat, count, BPFKIT_OPTIONAL(0)) /* < 6.2 */ \
-	X(percpu_counter, count, 8)
-#define OOMKILL_SIZES(X) X(percpu_counter, sizeof, BPFKIT_STRUCT_SIZE)
-#define OOMKILL_LAYOUT(X) OOMKILL_MEMBERS(X) OOMKILL_SIZES(X)
-
-struct oomkill_layout {
-	OOMKILL_LAYOUT(BPFKIT_LAYOUT_OFFSET)
-};
-
-/*
- * The fields of oom:mark_victim's record oomkill reads, X(field, size):
- * newer kernels' record has them all, 6.1's the pid alone. Their offsets,
- * from the tracepoint's format file, in struct oomkill_record (absent:
- * BPFKIT_ABSENT).
- */
-#define OOMKILL_FIELDS(X)                                           \
-	X(pid, 4)                                                   \
-	X(comm, 4) /* __data_loc: the string's offset and length */ \
-	X(uid, 4)                                                   \
-	X(total_vm, sizeof(long))                                   \
-	X(anon_rss, sizeof(long))                                   \
-	X(file_rss, sizeof(long))                                   \
-	X(shmem_rss, sizeof(long))                                  \
-	X(oom_score_adj, 2)
-
-struct oomkill_record {
-	OOMKILL_FIELDS(BPFKIT_RECORD_OFFSET)
 };
 
 #endif /* OOMKILL_H */

@@ -317,10 +317,6 @@ int main(int argc, char **argv)
 	/* Set how many arguments to keep and whether failures count. */
 	skel->rodata->max_args = env.max_args;
 	skel->rodata->include_failed = env.failed;
-	err = bpfkit_read_layout(bpfkit_opts.btf_path, &skel->rodata->layout,
-				 EXECSNOOP_MEMBERS);
-	if (err)
-		goto cleanup;
 
 	/* Write filters and channel settings to .rodata; load and verify. */
 	err = bpfkit_load(skel->skeleton, &skel->rodata->bpfkit_filter,

@@ -10,7 +10,6 @@
 #include "channel.h"
 #include "cli.h"
 #include "diag.h"
-#include "kernel.h"
 #include "names.h"
 #include "output.h"
 #include "run.h"
@@ -145,10 +144,6 @@ int main(int argc, char **argv)
 	/* Choose process or thread exits, all or failed ones only. */
 	skel->rodata->threads = env.threads;
 	skel->rodata->failed_only = env.failed;
-	err = bpfkit_read_layout(bpfkit_opts.btf_path, &skel->rodata->layout,
-				 EXITSNOOP_MEMBERS);
-	if (err)
-		goto cleanup;
 
 	/* Write filters and channel settings to .rodata; load and verify. */
 	err = bpfkit_load(skel->skeleton, &skel->rodata->bpfkit_filter,

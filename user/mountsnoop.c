@@ -391,10 +391,6 @@ int main(int argc, char **argv)
 
 	/* Set our own filter and keep the tracepoints this kernel has. */
 	skel->rodata->failed_only = env.failed_only;
-	err = bpfkit_read_layout(bpfkit_opts.btf_path, &skel->rodata->layout,
-				 MOUNTSNOOP_MEMBERS);
-	if (err)
-		goto cleanup;
 	mount_calls(skel, calls);
 	err = bpfkit_syscall_tps_autoload(calls, NR_CALLS,
 					  "sys_enter_mount tracepoint");

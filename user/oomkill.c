@@ -103,24 +103,30 @@ static enum bpfkit_verdict print_event(void *ctx, const void *data, size_t size)
 }
 
 /*
- * Where this kernel's oom:mark_victim record holds each field oomkill
- * reads, from its format file, in *R; whether it holds them all in
- * *COMPLETE (then the victim's task is never read, and its SIGKILL need
- * not be watched). 0, or -errno said in one line.
+ * Does this kernel's oom:mark_victim record carry the victim's comm, uid,
+ * memory and oom_score_adj (Linux 6.9 on, and stable backports), as the
+ * BPF side's bpfkit_mark_victim_full() finds? Then the victim's task is
+ * never read, and its SIGKILL need not be watched. Asked of libbpf's
+ * parse of the kernel BTF (--btf's).
  */
-static int read_record(struct oomkill_record *r, bool *complete)
+static bool record_full(void)
 {
-	int err = bpfkit_read_record("oom", "mark_victim", r, OOMKILL_FIELDS);
+	const struct btf *btf = bpfkit_kernel_btf(bpfkit_opts.btf_path);
+	const struct btf_member *m;
+	const struct btf_type *t;
+	int id, i;
 
-	if (!err && r->pid == BPFKIT_ABSENT) {
-		bpfkit_error(
-			"this kernel's oom:mark_victim has no pid field (see its format file in tracefs)");
-		err = -ENOTSUP;
-	}
-	*complete = r->comm != BPFKIT_ABSENT && r->uid != BPFKIT_ABSENT &&
-		    r->total_vm != BPFKIT_ABSENT &&
-		    r->oom_score_adj != BPFKIT_ABSENT;
-	return err;
+	id = btf ? btf__find_by_name_kind(btf, "trace_event_raw_mark_victim",
+					  BTF_KIND_STRUCT) :
+		   -ENOENT;
+	if (id < 0)
+		return false;
+	t = btf__type_by_id(btf, id);
+	for (i = 0, m = btf_members(t); i < btf_vlen(t); i++, m++)
+		if (!strcmp(btf__name_by_offset(btf, m->name_off),
+			    "__data_loc_comm"))
+			return true;
+	return false;
 }
 
 /* log2 of the page size in KiB: 2 for 4 KiB pages. */
@@ -140,7 +146,6 @@ int main(int argc, char **argv)
 {
 	struct oomkill_bpf *skel = NULL;
 	struct bpfkit_channel *ch = NULL;
-	bool complete;
 	int err;
 
 	/* Parse options; check privileges, tracefs and kernel BTF. */
@@ -161,20 +166,12 @@ int main(int argc, char **argv)
 	}
 
 	/*
-	 * Pages to kB; where the record lacks fields, find them in the
-	 * victim's task, and watch SIGKILLs to know which task that is.
+	 * Pages to kB; where the record lacks the victim's fields, they are
+	 * read from its task: watch SIGKILLs to know which task that is.
 	 */
 	skel->rodata->page_kb_shift = page_kb_shift();
-	err = read_record(&skel->rodata->record, &complete);
-	if (err)
-		goto cleanup;
-	if (complete)
+	if (record_full())
 		bpf_program__set_autoload(skel->progs.signal_generate, false);
-	else
-		err = bpfkit_read_layout(bpfkit_opts.btf_path,
-					 &skel->rodata->layout, OOMKILL_LAYOUT);
-	if (err)
-		goto cleanup;
 
 	/* Write filters and channel settings to .rodata; load and verify. */
 	err = bpfkit_load(skel->skeleton, &skel->rodata->bpfkit_filter,

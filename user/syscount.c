@@ -423,6 +423,8 @@ int main(int argc, char **argv)
 	/* Without -L no start time is kept: do not allocate 65536 slots. */
 	if (!env.latency)
 		bpf_map__set_max_entries(skel->maps.syscount_start, 1);
+	/* Counts take memory as keys come, where the kernel allows it. */
+	bpfkit_sparse_map(skel->maps.syscount_counts);
 
 	/* Write the common filters to .rodata; load and verify. */
 	err = bpfkit_load(skel->skeleton, &skel->rodata->bpfkit_filter, NULL);

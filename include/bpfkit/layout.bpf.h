@@ -59,14 +59,12 @@ static __always_inline __u32 bpfkit_read_bits(const void *base, __u32 bits,
 
 /*
  * For bpf/layout/TOOL.bpf.c: return 0 TOOL_MEMBERS(BPFKIT_CORE_OFFSET);
- * a tool's enumerators and struct sizes in lists of their own, named by
- * BPFKIT_CORE_ENUMERATOR and BPFKIT_CORE_STRUCT_SIZE.
+ * a tool's enumerators in a list of their own, named by
+ * BPFKIT_CORE_ENUMERATOR.
  */
 #define BPFKIT_CORE_OFFSET(type, member, size) \
 	+bpf_core_field_offset(struct type, member)
 #define BPFKIT_CORE_ENUMERATOR(type, name, size) \
 	+bpf_core_enum_value(enum type, name)
-#define BPFKIT_CORE_STRUCT_SIZE(type, name, size) \
-	+bpf_core_type_size(struct type)
 
 #endif /* BPFKIT_LAYOUT_BPF_H */

@@ -12,7 +12,6 @@
 #include <bpf/bpf_helpers.h>
 #include "bpfkit/channel.bpf.h"
 #include "bpfkit/filter.bpf.h"
-#include "bpfkit/syscall.bpf.h"
 
 /* Stage ARGS in hash MAP under the current thread id, if it is selected. */
 static __always_inline void bpfkit_stage(void *map, const void *args)

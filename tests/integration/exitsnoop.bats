@@ -161,13 +161,14 @@ exit_with() {
 	run --separate-stderr "$BIN/exitsnoop" --btf "$BATS_TEST_TMPDIR/min.btf" -d 1
 	[ "$status" = 1 ] && [ -z "$output" ]
 	[ "${#stderr_lines[@]}" = 1 ]
-	[[ $stderr == "exitsnoop: kernel BTF $BATS_TEST_TMPDIR/min.btf has no usable task_struct.signal (not there): give this kernel's BTF with --btf FILE" ]]
+	[[ $stderr == "exitsnoop: kernel BTF $BATS_TEST_TMPDIR/min.btf has no usable task_struct.signal (no CO-RE match): give this kernel's BTF with --btf FILE" ]]
 }
 
 @test "exitsnoop: --btf takes an ELF file's .BTF too, as libbpf does" {
-	# Its layout object is ELF, with vmlinux.h's task_struct in its BTF.
+	# Its own object is ELF, with vmlinux.h's task_struct and
+	# signal_struct in its BTF: what its CO-RE relocations need.
 	run --separate-stderr "$BIN/exitsnoop" \
-		--btf "$BUILD/obj/bpf/layout-exitsnoop.bpf.o" -d 0.5
+		--btf "$BUILD/obj/bpf/exitsnoop.bpf.o" -d 0.5
 	[ "$status" = 0 ]
 	[[ $stderr == *"exitsnoop: tracing; hit Ctrl-C to end"* ]]
 }

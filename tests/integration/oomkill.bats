@@ -108,6 +108,37 @@ hog() {
 	' "$OUT"
 }
 
+@test "oomkill: where mark_victim lacks the victim's fields, they come from its task" {
+	# A copy of this kernel's BTF with __data_loc_comm renamed (one string
+	# for every record that has it; none on kernels whose record lacks it
+	# already): CO-RE finds a record of the pid alone, as before 6.9, and the
+	# victim's comm, uid, memory (mm->rss_stat in this kernel's shape)
+	# and oom_score_adj are read from its task, the one the OOM killer
+	# sent SIGKILL.
+	[ -r /sys/kernel/btf/vmlinux ] || skip "no kernel BTF to edit"
+	btf=$BATS_TEST_TMPDIR/old.btf
+	python3 - /sys/kernel/btf/vmlinux "$btf" <<-'PY'
+		import sys
+		data = open(sys.argv[1], "rb").read()
+		old, new = b"\0__data_loc_comm\0", b"\0__data_loc_xomm\0"
+		assert data.count(old) <= 1
+		open(sys.argv[2], "wb").write(data.replace(old, new))
+	PY
+	start_tool oomkill -j --btf "$btf"
+	comm=$(unique_comm)
+	hog "$comm"
+	[ "$HOG_STATUS" = 137 ]
+	wait_for "$OUT" "\"pid\":$HOG_PID," 10
+	stop_tool
+	jq -es --argjson p "$HOG_PID" --arg c "$comm" '
+		map(select(.pid == $p)) | length == 1 and
+		(.[0] | .from_task and .comm == $c and .uid == 0 and
+			.oom_score_adj == 0 and .total_vm_kb >= 256 * 1024 and
+			.anon_rss_kb + .file_rss_kb + .shmem_rss_kb >= 4096 and
+			.anon_rss_kb <= 64 * 1024 and .trigger_pid == $p)
+	' "$OUT"
+}
+
 @test "oomkill: -c selects by the triggering task: another command's kill is left out" {
 	# A filtered instance beside an unfiltered one: once the unfiltered
 	# one has printed the kill, the filtered one has decided on it too

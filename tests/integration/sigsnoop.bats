@@ -146,13 +146,3 @@ teardown() {
 		[[ "$stderr" == "sigsnoop: invalid -s/--signal '$s': "* ]]
 	done
 }
-
-@test "sigsnoop: signal_generate's format has the layout its program reads without CO-RE" {
-	# bpf/sigsnoop.bpf.c declares the tracepoint's context at these
-	# offsets and sizes instead of relocating vmlinux.h's type.
-	format_has signal/signal_generate 'int sig;	offset:8;	size:4;' \
-		'int code;	offset:16;	size:4;' \
-		'char comm[16];	offset:20;	size:16;' \
-		'pid_t pid;	offset:36;	size:4;' 'int group;	offset:40;	size:4;' \
-		'int result;	offset:44;	size:4;'
-}

@@ -142,3 +142,20 @@ go() {
 		[[ "$stderr" == "syscount: invalid "* ]]
 	done
 }
+
+@test "syscount: its counts map allocates at run time only from Linux 6.1" {
+	# Before 6.1 a tracing program's map with BPF_F_NO_PREALLOC makes
+	# the kernel print a WARNING and taint itself: there the per-CPU
+	# counts map (type 5) is preallocated.
+	local major minor want=0
+	start_tool syscount
+	flags=$(awk '/^map_type:/ { t = $2 } /^map_flags:/ && t == 5 { print $2 }' \
+		/proc/"$TOOL_PID"/fdinfo/*)
+	stop_tool
+	IFS=. read -r major minor _ <<<"$(uname -r)"
+	if ((major > 6 || (major == 6 && minor >= 1))); then
+		want=1
+	fi
+	[ "$(wc -w <<<"$flags")" = 1 ]
+	[ $((flags & 1)) = "$want" ]
+}

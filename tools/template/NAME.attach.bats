@@ -14,7 +14,7 @@ setup() {
 
 @test "@NAME@: attaches to @TRACEPOINT@ and exits 0 after -d" {
 	"$BIN/@NAME@" -d 0.5 >"$BATS_TEST_TMPDIR/out" 2>"$BATS_TEST_TMPDIR/err"
-	head -1 "$BATS_TEST_TMPDIR/out" | grep -Eq '^PID +UID +COMM$'
+	head -1 "$BATS_TEST_TMPDIR/out" | grep -Eq '^PID +PPID +UID +COMM$'
 	grep -q '^@NAME@: tracing; hit Ctrl-C to end$' "$BATS_TEST_TMPDIR/err"
 	grep -Eq '^@NAME@: [0-9]+ events, [0-9]+ lost( \(.*\))?$' "$BATS_TEST_TMPDIR/err"
 }

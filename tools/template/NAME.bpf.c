@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
-/* @NAME@: send pid, uid and command at every @TRACEPOINT@. */
+/* @NAME@: send pid, parent pid, uid and command at every @TRACEPOINT@. */
 #include "vmlinux.h"
+#include <bpf/bpf_core_read.h>
 #include <bpf/bpf_helpers.h>
 #include "bpfkit/channel.bpf.h"
 #include "bpfkit/filter.bpf.h"
@@ -13,6 +14,7 @@ SEC("tracepoint/@CATEGORY@/@EVENT@")
 int handle(void *ctx)
 {
 	struct @IDENT@_event e = {};
+	struct task_struct *task;
 
 	/* Skip tasks that -p, -u, -c or --cgroup leave out. */
 	if (!bpfkit_selected())
@@ -20,6 +22,13 @@ int handle(void *ctx)
 
 	/* Fill the record from the current task. */
 	e.pid = bpf_get_current_pid_tgid() >> 32;
+	/*
+	 * Kernel memory is read the CO-RE way: vmlinux.h's types name the
+	 * members, libbpf relocates their offsets to this kernel's at load.
+	 * Here the parent's process id, task->real_parent->tgid.
+	 */
+	task = (struct task_struct *)bpf_get_current_task();
+	e.ppid = BPF_CORE_READ(task, real_parent, tgid);
 	e.uid = bpf_get_current_uid_gid();
 	bpf_get_current_comm(e.comm, sizeof(e.comm));
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * @NAME@: print pid, uid and command at every @TRACEPOINT@.
+ * @NAME@: print pid, parent pid, uid and command at every @TRACEPOINT@.
  *
  * Made by tools/new-tool from tools/template/. To trace more, add a field to
  * struct @IDENT@_event (include/@NAME@.h), fill it in bpf/@NAME@.bpf.c and
@@ -19,7 +19,7 @@
 #include "@NAME@.skel.h"
 
 /* Column widths, for the header and every row. */
-enum { PID_W = 7, UID_W = 7 };
+enum { PID_W = 7, PPID_W = 7, UID_W = 7 };
 
 /* user probes only: */
 /* The tool's own options. */
@@ -41,7 +41,7 @@ static const struct bpfkit_binary_opt binary_opt = {
 /* The tool's name, its --help text and the options it offers. */
 static const struct bpfkit_tool tool = {
 	.name = "@NAME@",
-	.doc = "Print pid, uid and command at every @TRACEPOINT@.\n"
+	.doc = "Print pid, parent pid, uid and command at every @TRACEPOINT@.\n"
 	       "\v"
 	       "Examples:\n"
 	       "  @NAME@             # every process on the system\n"
@@ -68,13 +68,15 @@ static enum bpfkit_verdict print_event(void *ctx, const void *data, size_t size)
 	if (bpfkit_output_json()) {
 		bpfkit_json_begin(&j, stdout, &e->rec);
 		bpfkit_json_uint(&j, "pid", e->pid);
+		bpfkit_json_uint(&j, "ppid", e->ppid);
 		bpfkit_json_uint(&j, "uid", e->uid);
 		bpfkit_json_str(&j, "comm", e->comm, sizeof(e->comm));
 		bpfkit_json_end(&j);
 		return BPFKIT_SHOWN;
 	}
 	bpfkit_print_time(&e->rec);
-	printf("%-*u %-*u ", PID_W, e->pid, UID_W, e->uid);
+	printf("%-*u %-*u %-*u ", PID_W, e->pid, PPID_W, e->ppid, UID_W,
+	       e->uid);
 	/* Kernel strings go through the escaping helper, never raw printf. */
 	bpfkit_col_escape(stdout, e->comm, sizeof(e->comm), false);
 	putchar('\n');
@@ -161,8 +163,8 @@ int main(int argc, char **argv)
 		goto cleanup;
 
 	/* Print the column header after the time columns'; -j prints none. */
-	bpfkit_print_header("%-*s %-*s %s\n", PID_W, "PID", UID_W, "UID",
-			    "COMM");
+	bpfkit_print_header("%-*s %-*s %-*s %s\n", PID_W, "PID", PPID_W, "PPID",
+			    UID_W, "UID", "COMM");
 
 	/* Poll and print until Ctrl-C or -d, then print the summary. */
 	err = bpfkit_run(ch, NULL);

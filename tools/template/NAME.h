@@ -9,6 +9,7 @@
 struct @IDENT@_event {
 	struct bpfkit_record rec; /* first: the time it was sent */
 	__u32 pid; /* process id (the tgid) */
+	__u32 ppid; /* its parent's process id */
 	__u32 uid; /* real user id */
 	char comm[BPFKIT_COMM_LEN]; /* command name, NUL-terminated */
 };

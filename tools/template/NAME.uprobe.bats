@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0
-# @NAME@: each call of @PROBE@() arrives as "<pid> <uid> <comm>".
+# @NAME@: each call of @PROBE@() arrives as "<pid> <ppid> <uid> <comm>".
 # Made by tools/new-tool. The test builds a small helper that defines a
 # function @PROBE@ of its own and calls it once, then traces that helper
 # (--binary) instead of @BINARY@ and looks for the helper's pid.
@@ -36,20 +36,21 @@ setup() {
 	require_root
 }
 
-# call_it: run the helper once; set CALLED to its pid.
+# call_it: run the helper once, a child of this shell ($BASHPID); set
+# CALLED to its pid.
 call_it() {
 	"$CALLER" >"$BATS_TEST_TMPDIR/caller"
 	read -r CALLED <"$BATS_TEST_TMPDIR/caller"
 }
 
-@test "@NAME@: a call of @PROBE@() arrives with the caller's pid, uid and comm" {
+@test "@NAME@: a call of @PROBE@() arrives with the caller's pid, ppid, uid and comm" {
 	start_tool @NAME@ --binary "$CALLER"
 	call_it
 	comm=$(basename "$CALLER" | cut -c1-15)
-	wait_for "$OUT" "^$CALLED +0 +$comm\$" 5
+	wait_for "$OUT" "^$CALLED +$BASHPID +0 +$comm\$" 5
 	stop_tool
 	[ "$TOOL_STATUS" = 0 ]
-	head -1 "$OUT" | grep -Eq '^PID +UID +COMM$'
+	head -1 "$OUT" | grep -Eq '^PID +PPID +UID +COMM$'
 	grep -Eq '^@NAME@: [0-9]+ events, 0 lost$' "$ERR"
 }
 
@@ -59,9 +60,9 @@ call_it() {
 	wait_for "$OUT" "\"pid\":$CALLED," 5
 	stop_tool
 	comm=$(basename "$CALLER" | cut -c1-15)
-	jq -es --argjson p "$CALLED" --arg c "$comm" '
+	jq -es --argjson p "$CALLED" --argjson pp "$BASHPID" --arg c "$comm" '
 		map(select(.type == null)) | length == 1 and
-		all(.[]; . == {pid: $p, uid: 0, comm: $c})
+		all(.[]; . == {pid: $p, ppid: $pp, uid: 0, comm: $c})
 	' "$OUT"
 }
 

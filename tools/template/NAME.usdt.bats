@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0
-# @NAME@: each USDT probe @PROVIDER@:@PROBE@ arrives as "<pid> <uid> <comm>".
+# @NAME@: each USDT probe @PROVIDER@:@PROBE@ arrives as "<pid> <ppid> <uid> <comm>".
 # Made by tools/new-tool. The test builds a small helper with a probe
 # @PROVIDER@:@PROBE@ of its own (<sys/sdt.h>, from systemtap-sdt-dev) that
 # it passes once, then traces that helper (--binary) instead of @BINARY@
@@ -32,20 +32,21 @@ setup() {
 		skip "could not build the helper: needs cc and <sys/sdt.h> (systemtap-sdt-dev; tools/deps.sh test)"
 }
 
-# pass_it: run the helper once; set PASSED to its pid.
+# pass_it: run the helper once, a child of this shell ($BASHPID); set
+# PASSED to its pid.
 pass_it() {
 	"$PASSER" >"$BATS_TEST_TMPDIR/passer"
 	read -r PASSED <"$BATS_TEST_TMPDIR/passer"
 }
 
-@test "@NAME@: the probe @PROVIDER@:@PROBE@ arrives with the helper's pid, uid and comm" {
+@test "@NAME@: the probe @PROVIDER@:@PROBE@ arrives with the helper's pid, ppid, uid and comm" {
 	start_tool @NAME@ --binary "$PASSER"
 	pass_it
 	comm=$(basename "$PASSER" | cut -c1-15)
-	wait_for "$OUT" "^$PASSED +0 +$comm\$" 5
+	wait_for "$OUT" "^$PASSED +$BASHPID +0 +$comm\$" 5
 	stop_tool
 	[ "$TOOL_STATUS" = 0 ]
-	head -1 "$OUT" | grep -Eq '^PID +UID +COMM$'
+	head -1 "$OUT" | grep -Eq '^PID +PPID +UID +COMM$'
 	grep -Eq '^@NAME@: [0-9]+ events, 0 lost$' "$ERR"
 }
 
@@ -55,9 +56,9 @@ pass_it() {
 	wait_for "$OUT" "\"pid\":$PASSED," 5
 	stop_tool
 	comm=$(basename "$PASSER" | cut -c1-15)
-	jq -es --argjson p "$PASSED" --arg c "$comm" '
+	jq -es --argjson p "$PASSED" --argjson pp "$BASHPID" --arg c "$comm" '
 		map(select(.type == null)) | length == 1 and
-		all(.[]; . == {pid: $p, uid: 0, comm: $c})
+		all(.[]; . == {pid: $p, ppid: $pp, uid: 0, comm: $c})
 	' "$OUT"
 }
 

@@ -3,8 +3,10 @@
  * Error reporting: one-line errors with hints; libbpf's log and the start-up
  * phase timings with -v.
  */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <bpf/libbpf.h>
@@ -23,15 +25,48 @@ static int print_all(enum libbpf_print_level level, const char *fmt,
 	return vfprintf(stderr, fmt, args);
 }
 
-static int print_none(enum libbpf_print_level level, const char *fmt,
-		      va_list args)
+/*
+ * The kernel type or member libbpf last found no match for in the kernel
+ * BTF, from its warning with the verifier's log of the program that read
+ * it ("failed to resolve CO-RE relocation <byte_off> [49] struct
+ * task_struct.signal (0:135 @ offset 1848)"): "task_struct.signal".
+ */
+static char core_missing[128];
+
+static void note_core_missing(const char *fmt, va_list args)
 {
+	static const char mark[] = "failed to resolve CO-RE relocation ";
+	const char *at;
+	char *text;
+
+	if (vasprintf(&text, fmt, args) < 0)
+		return;
+	/* After the relocation's kind and the type's id, its kind word. */
+	at = strstr(text, mark);
+	at = at ? strstr(at, "] ") : NULL;
+	at = at ? strchr(at + 2, ' ') : NULL;
+	if (at)
+		snprintf(core_missing, sizeof(core_missing), "%.*s",
+			 (int)strcspn(at + 1, " \n"), at + 1);
+	free(text);
+}
+
+static int print_quiet(enum libbpf_print_level level, const char *fmt,
+		       va_list args)
+{
+	if (level == LIBBPF_WARN)
+		note_core_missing(fmt, args);
 	return 0;
 }
 
 void bpfkit_setup_logging(bool verbose)
 {
-	libbpf_set_print(verbose ? print_all : print_none);
+	libbpf_set_print(verbose ? print_all : print_quiet);
+}
+
+const char *bpfkit_core_missing(void)
+{
+	return core_missing[0] ? core_missing : NULL;
 }
 
 static bool phases_on;

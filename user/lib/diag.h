@@ -21,6 +21,13 @@ void bpfkit_set_tool_name(const char *name);
 void bpfkit_setup_logging(bool verbose);
 
 /*
+ * What a failed load could not relocate, named by libbpf's hidden log
+ * (without -v): "task_struct.signal", a kernel type or member the kernel
+ * BTF lacks; NULL when it said nothing of the kind.
+ */
+const char *bpfkit_core_missing(void);
+
+/*
  * Start-up phase timings, printed with -v as one line per phase on stderr,
  * "<tool>: phase NAME: 1.234 ms": bpfkit_phases_start() once at main with
  * the monotonic time and the CPU time the process had then (exec to main),

@@ -421,6 +421,13 @@ bool bpfkit_kernel_at_least(unsigned int major, unsigned int minor)
 	       (have_major == major && have_minor >= minor);
 }
 
+void bpfkit_sparse_map(struct bpf_map *map)
+{
+	if (bpfkit_kernel_at_least(6, 1))
+		bpf_map__set_map_flags(map, bpf_map__map_flags(map) |
+						    BPF_F_NO_PREALLOC);
+}
+
 bool bpfkit_kprobes_available(void)
 {
 	const char *tracefs = bpfkit_tracefs();

@@ -139,6 +139,17 @@ int bpfkit_syscall_tps_autoload(const struct bpfkit_syscall_tp *tps, size_t n,
 /* Is the running kernel Linux MAJOR.MINOR or later (uname's release)? */
 bool bpfkit_kernel_at_least(unsigned int major, unsigned int minor);
 
+/*
+ * Before load: MAP, a hash map a tracing program fills, takes the kernel's
+ * memory as its keys come (BPF_F_NO_PREALLOC) rather than all of it at
+ * load, where the kernel allocates in any context a tracing program runs
+ * in (Linux 6.1 on); a key that finds no memory fails its update. Earlier
+ * kernels print a WARNING and taint themselves when a tracing program
+ * uses such a map (PREEMPT_RT ones refuse it): there it stays
+ * preallocated.
+ */
+void bpfkit_sparse_map(struct bpf_map *map);
+
 /* Can kprobes (and so ksyscall programs) be attached? */
 bool bpfkit_kprobes_available(void);
 

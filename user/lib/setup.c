@@ -290,6 +290,13 @@ int bpfkit_load(struct bpf_object_skeleton *s, struct bpfkit_filter *filter,
 			return err;
 	}
 	err = load_timed(s);
+	if (err && bpfkit_core_missing()) {
+		bpfkit_error(
+			"kernel BTF %s has no usable %s (no CO-RE match): give this kernel's BTF with --btf FILE",
+			bpfkit_opts.btf_path ?: BPFKIT_KERNEL_BTF,
+			bpfkit_core_missing());
+		return err;
+	}
 	if (err) {
 		bpfkit_fail("load BPF programs", err);
 		return err;
