@@ -30,7 +30,9 @@ binds() {
 @test "bindsnoop: IPv4, IPv6, UDP and a taken port, with options and results" {
 	start_tool bindsnoop -c "${COMM:=$(unique_comm)}"
 	binds "$COMM"
-	[ "$RET_tcp4" = 0 ] && [ "$RET_udp4" = 0 ] && [ "$RET_taken" = -98 ]
+	[ "$RET_tcp4" = 0 ]
+	[ "$RET_udp4" = 0 ]
+	[ "$RET_taken" = -98 ]
 	[ "$PORT_taken" = "$PORT_tcp4" ]
 	wait_for "$OUT" "^$PID +.* EADDRINUSE " 5
 	stop_tool
@@ -80,6 +82,7 @@ binds() {
 
 @test "bindsnoop: a bad option exits 2 with one line and no output" {
 	run --separate-stderr "$BIN/bindsnoop" --bogus
-	[ "$status" = 2 ] && [ -z "$output" ]
+	[ "$status" = 2 ]
+	[ -z "$output" ]
 	[ "$(wc -l <<<"$stderr")" = 1 ]
 }

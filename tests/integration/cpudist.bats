@@ -68,7 +68,8 @@ peak() {
 @test "cpudist: bad options exit 2 with one line and no output" {
 	for args in "-i 0" "1 2 3" "-P -L" "--linear x"; do
 		run --separate-stderr "$BIN/cpudist" $args
-		[ "$status" = 2 ] && [ -z "$output" ]
+		[ "$status" = 2 ]
+		[ -z "$output" ]
 		[ "$(wc -l <<<"$stderr")" = 1 ]
 		[[ "$stderr" == "cpudist: "* ]]
 	done

@@ -128,7 +128,8 @@ teardown() {
 @test "runqlat: bad options exit 2 with one line and no output" {
 	for args in "-i 0" "1 2 3" "-P -L" "--linear 0" "-i 1 -i 2" "x"; do
 		run --separate-stderr "$BIN/runqlat" $args
-		[ "$status" = 2 ] && [ -z "$output" ]
+		[ "$status" = 2 ]
+		[ -z "$output" ]
 		[ "$(wc -l <<<"$stderr")" = 1 ]
 		[[ "$stderr" == "runqlat: "* ]]
 	done

@@ -62,6 +62,7 @@ session() {
 
 @test "tcpaccept: a bad port list exits 2 with one line and no output" {
 	run --separate-stderr "$BIN/tcpaccept" -P 99999
-	[ "$status" = 2 ] && [ -z "$output" ]
+	[ "$status" = 2 ]
+	[ -z "$output" ]
 	[ "$(wc -l <<<"$stderr")" = 1 ]
 }

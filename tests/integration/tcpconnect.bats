@@ -152,10 +152,12 @@ row() {
 
 @test "tcpconnect: -4 with -6, a bad port list: one line, exit 2" {
 	run --separate-stderr "$BIN/tcpconnect" -4 -6
-	[ "$status" = 2 ] && [ -z "$output" ]
+	[ "$status" = 2 ]
+	[ -z "$output" ]
 	[ "$stderr" = "tcpconnect: -4 and -6 exclude each other; give one (neither traces both)" ]
 	run --separate-stderr "$BIN/tcpconnect" -P 80,http
-	[ "$status" = 2 ] && [ -z "$output" ]
+	[ "$status" = 2 ]
+	[ -z "$output" ]
 	[ "$(wc -l <<<"$stderr")" = 1 ]
 	grep -q "invalid -P/--port '80,http'" <<<"$stderr"
 }

@@ -85,6 +85,7 @@ setup() {
 
 @test "tcpconnlat: an interval without -H exits 2 with one line" {
 	run --separate-stderr "$BIN/tcpconnlat" 1
-	[ "$status" = 2 ] && [ -z "$output" ]
+	[ "$status" = 2 ]
+	[ -z "$output" ]
 	[ "$stderr" = "tcpconnlat: INTERVAL, COUNT, -i, -m, --cumulative and --linear shape the histogram; add -H" ]
 }

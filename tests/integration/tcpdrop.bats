@@ -171,13 +171,16 @@ jq_drops() {
 
 @test "tcpdrop: an unknown -R reason, an empty -R list, -4 with -6: one line, exit 2" {
 	run --separate-stderr "$BIN/tcpdrop" -R NETFILTER_DROP,NO_SUCH_REASON
-	[ "$status" = 2 ] && [ -z "$output" ]
+	[ "$status" = 2 ]
+	[ -z "$output" ]
 	[ "$stderr" = "tcpdrop: -R/--reason: unknown drop reason 'NO_SUCH_REASON' on this kernel; its names are in the print fmt of /sys/kernel/tracing/events/skb/kfree_skb/format" ]
 	# A list of no names would trace nothing at all.
 	run --separate-stderr "$BIN/tcpdrop" -R ,
-	[ "$status" = 2 ] && [ -z "$output" ]
+	[ "$status" = 2 ]
+	[ -z "$output" ]
 	[ "$stderr" = "tcpdrop: -R/--reason needs drop reason names, such as NETFILTER_DROP" ]
 	run --separate-stderr "$BIN/tcpdrop" -4 -6
-	[ "$status" = 2 ] && [ -z "$output" ]
+	[ "$status" = 2 ]
+	[ -z "$output" ]
 	[ "$(wc -l <<<"$stderr")" = 1 ]
 }

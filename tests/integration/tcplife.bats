@@ -112,7 +112,8 @@ check_sessions() {
 
 @test "tcplife: a bad port list exits 2 with one line and no output" {
 	run --separate-stderr "$BIN/tcplife" -L 0
-	[ "$status" = 2 ] && [ -z "$output" ]
+	[ "$status" = 2 ]
+	[ -z "$output" ]
 	[ "$(wc -l <<<"$stderr")" = 1 ]
 	grep -q "invalid -L/--localport '0'" <<<"$stderr"
 }

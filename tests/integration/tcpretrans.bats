@@ -210,7 +210,8 @@ family_only() {
 
 @test "tcpretrans: a bad option exits 2 with one line and no output" {
 	run --separate-stderr "$BIN/tcpretrans" --bogus
-	[ "$status" = 2 ] && [ -z "$output" ]
+	[ "$status" = 2 ]
+	[ -z "$output" ]
 	[ "$(wc -l <<<"$stderr")" = 1 ]
 }
 

@@ -87,7 +87,8 @@ changes() {
 
 @test "tcpstates: a bad port list exits 2 with one line and no output" {
 	run --separate-stderr "$BIN/tcpstates" -D 1,x
-	[ "$status" = 2 ] && [ -z "$output" ]
+	[ "$status" = 2 ]
+	[ -z "$output" ]
 	[ "$(wc -l <<<"$stderr")" = 1 ]
 }
 
