@@ -395,10 +395,11 @@ test-vm:
 # --- end portability ---
 
 # --- reliability ---
-# make fuzz [FUZZ_SECONDS=60]  fuzz every tool's event formatter (tools/fuzz)
+# make fuzz [FUZZ_SECONDS=4]   fuzz every tool's event formatter (tools/fuzz),
+#                              FUZZ_SECONDS for each
 # make valgrind                a short memcheck run of every tool
 # make reliability             every tests/integration/reliability-*.bats
-FUZZ_SECONDS ?= 60
+FUZZ_SECONDS ?= 4
 
 .PHONY: fuzz valgrind reliability
 fuzz: all
