@@ -29,10 +29,13 @@ unit() {
 
 # runner ARG...: the runner against the fake build and the fake bats
 # (with no ARG, as make test runs it: the unit binaries, then a fake bats
-# for each integration test file, each giving an empty plan by default).
+# for each integration test file, each giving an empty plan by default),
+# with the skip list SKIPS if set (not the caller's BPFKIT_SKIPS).
 runner() {
-	run env PATH="$BATS_TEST_TMPDIR/path:$PATH" BPFKIT_BUILD="$FAKE" \
-		"$RUNNER" "$@"
+	local skips=()
+	[ -z "${SKIPS:-}" ] || skips=(BPFKIT_SKIPS="$SKIPS")
+	run env -u BPFKIT_SKIPS "${skips[@]}" PATH="$BATS_TEST_TMPDIR/path:$PATH" \
+		BPFKIT_BUILD="$FAKE" "$RUNNER" "$@"
 	# Shown if the test fails.
 	echo "$output" | grep -v '^1\.\.0$'
 }
@@ -101,7 +104,7 @@ runner() {
 @test "runner: with BPFKIT_SKIPS, a skip the list does not name is a failure" {
 	printf '%s\n' '# a comment' '' 'a [1] # skip known: *' >"$BATS_TEST_TMPDIR/skips"
 	FAKE_BATS_OUT='1..3\nok 1 a [1] # skip known: here\nok 2 b # skip known: here\nok 3 c\n' \
-		BPFKIT_SKIPS="$BATS_TEST_TMPDIR/skips" runner x.bats
+		SKIPS="$BATS_TEST_TMPDIR/skips" runner x.bats
 	[ "$status" = 1 ]
 	[ "${lines[-1]}" = "1 passed, 1 failed, 2 skipped" ]
 	grep -Fxq "not ok - unexpected skip (not in $BATS_TEST_TMPDIR/skips): b # skip known: here" <<<"$output"
