@@ -193,12 +193,15 @@ tests-build: all $(UNIT_TESTS) $(TEST_HELPERS) $(TEST_PROGS)
 TEST_DEPS := build test $(if $(filter clang-19,$(notdir $(CLANG))),clang19)
 
 # The README's test command: deps, build, every test, one summary line
-# (TESTS="tests/integration/FILE.bats ..." runs only those files).
+# (TESTS="tests/integration/FILE.bats ..." runs only those files). First
+# the tests' own checks (tests/runner/): tests/lint-bats finds no check
+# that cannot fail, and tests/run counts every failure of fake tests.
 TESTS ?=
 .PHONY: test
 test:
 	$(Q)tools/deps.sh $(TEST_DEPS)
 	$(Q)$(MAKE) --no-print-directory tests-build
+	$(Q)bats tests/runner
 	$(Q)BPFKIT_BUILD=$(BUILD) tests/run $(TESTS)
 
 # The README's demo command: deps, build, then hello-buffer until Ctrl-C
@@ -395,10 +398,11 @@ test-vm:
 # --- end portability ---
 
 # --- reliability ---
-# make fuzz [FUZZ_SECONDS=60]  fuzz every tool's event formatter (tools/fuzz)
+# make fuzz [FUZZ_SECONDS=4]   fuzz every tool's event formatter (tools/fuzz),
+#                              FUZZ_SECONDS for each
 # make valgrind                a short memcheck run of every tool
 # make reliability             every tests/integration/reliability-*.bats
-FUZZ_SECONDS ?= 60
+FUZZ_SECONDS ?= 4
 
 .PHONY: fuzz valgrind reliability
 fuzz: all

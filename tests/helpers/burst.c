@@ -5,7 +5,9 @@
  * for RUN_MS of wall-clock time alternate BURST_MS of its own CPU time
  * spinning (0: none) and SLEEP_MS asleep (0: none), print the median
  * wall-clock time a burst took ("median_burst_us N"; under load or in an
- * emulator, interrupts can stretch a burst past its CPU time), and exit.
+ * emulator, interrupts can stretch a burst past its CPU time) and "done",
+ * stop again until continued, and exit: stopped at both ends, it can be
+ * read from outside (/proc/PID/schedstat) while it neither runs nor waits.
  * Known on-CPU runs (cpudist) and known run queue waits (runqlat).
  */
 #include <signal.h>
@@ -63,5 +65,8 @@ int main(int argc, char **argv)
 		qsort(walls, n, sizeof(walls[0]), by_value);
 		printf("median_burst_us %.0f\n", walls[n / 2] * 1e3);
 	}
+	printf("done\n");
+	fflush(stdout);
+	raise(SIGSTOP);
 	return 0;
 }

@@ -100,7 +100,8 @@ setup() {
 @test "biolatency: bad options exit 2 with one line and no output" {
 	for args in "--disk nosuchdisk" "--disk ../sda" "-i 0" "1 2 3"; do
 		run --separate-stderr "$BIN/biolatency" $args
-		[ "$status" = 2 ] && [ -z "$output" ]
+		[ "$status" = 2 ]
+		[ -z "$output" ]
 		[ "$(wc -l <<<"$stderr")" = 1 ]
 		[[ "$stderr" == "biolatency: "* ]]
 	done

@@ -45,7 +45,8 @@ setup() {
 @test "biosnoop: bad options exit 2 with one line and no output" {
 	for args in "--disk nosuchdisk" "--disk" "x"; do
 		run --separate-stderr "$BIN/biosnoop" $args
-		[ "$status" = 2 ] && [ -z "$output" ]
+		[ "$status" = 2 ]
+		[ -z "$output" ]
 		[ "$(wc -l <<<"$stderr")" = 1 ]
 		[[ "$stderr" == "biosnoop: "* ]]
 	done

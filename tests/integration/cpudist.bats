@@ -1,7 +1,8 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0
 # cpudist: a real-time helper running 10 ms bursts and sleeping 10 ms
-# peaks in the 8-15 ms bucket on and (-O) off the CPU; -P, -i COUNT, -j.
+# peaks in the 8-15 ms bucket on and (-O) off the CPU, its runs as many and
+# as long as /proc/PID/schedstat says; -P, -i COUNT, -j.
 
 bats_require_minimum_version 1.5.0
 load helpers
@@ -39,6 +40,10 @@ peak() {
 	jq -se --argjson us "$median" '
 		[.[] | select(.type != "lost") | .buckets[]] | max_by(.count) |
 		.min * 1000 <= $us * 1.1 and $us * 0.9 < (.max + 1) * 1000' "$OUT"
+	# As many runs, as long, as A's /proc/PID/schedstat counted (one
+	# run unseen is 2% of the time here).
+	sched_near A 1 "A's runs" "$(jq .count "$OUT")" \
+		"$(jq '.sum * 1000000 | floor' "$OUT")" 5
 }
 
 @test "cpudist: -O: 10 ms sleeps peak in the 8-15 ms bucket off the CPU" {
@@ -68,7 +73,8 @@ peak() {
 @test "cpudist: bad options exit 2 with one line and no output" {
 	for args in "-i 0" "1 2 3" "-P -L" "--linear x"; do
 		run --separate-stderr "$BIN/cpudist" $args
-		[ "$status" = 2 ] && [ -z "$output" ]
+		[ "$status" = 2 ]
+		[ -z "$output" ]
 		[ "$(wc -l <<<"$stderr")" = 1 ]
 		[[ "$stderr" == "cpudist: "* ]]
 	done

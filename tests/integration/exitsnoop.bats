@@ -147,9 +147,12 @@ exit_with() {
 
 @test "exitsnoop: bad options name the problem and exit 2" {
 	run --separate-stderr "$BIN/exitsnoop" --threads=3
-	[ "$status" = 2 ] && [ -z "$output" ]
+	[ "$status" = 2 ]
+	[ -z "$output" ]
+	[ "$stderr" = "exitsnoop: unknown option '--threads=3'; see 'exitsnoop --help'" ]
 	run --separate-stderr "$BIN/exitsnoop" -p 0
-	[ "$status" = 2 ] && [ -z "$output" ]
+	[ "$status" = 2 ]
+	[ -z "$output" ]
 	[[ "$stderr" == *"-p/--pid"* ]]
 }
 
@@ -159,7 +162,8 @@ exit_with() {
 		"$BATS_TEST_TMPDIR/min.btf" "$BUILD/obj/bpf/runqlat.bpf.o" ||
 		skip "no kernel BTF to minimize"
 	run --separate-stderr "$BIN/exitsnoop" --btf "$BATS_TEST_TMPDIR/min.btf" -d 1
-	[ "$status" = 1 ] && [ -z "$output" ]
+	[ "$status" = 1 ]
+	[ -z "$output" ]
 	[ "${#stderr_lines[@]}" = 1 ]
 	[[ $stderr == "exitsnoop: kernel BTF $BATS_TEST_TMPDIR/min.btf has no usable task_struct.signal (no CO-RE match): give this kernel's BTF with --btf FILE" ]]
 }

@@ -27,7 +27,8 @@ mounts() {
 @test "mountsnoop: mount, umount2 and a failed mount in a private namespace" {
 	start_tool mountsnoop -c "${COMM:=$(unique_comm)}"
 	mounts "$COMM"
-	[ "${RESULTS[0]}" = "mount 0" ] && [ "${RESULTS[2]}" = "mount -22" ]
+	[ "${RESULTS[0]}" = "mount 0" ]
+	[ "${RESULTS[2]}" = "mount -22" ]
 	wait_for "$OUT" "umount2\(\"$DIR\", MNT_DETACH\)\$" 5
 	stop_tool
 	[ "$TOOL_STATUS" = 0 ]
@@ -75,7 +76,8 @@ $((fs + 1)) fsmount($fs, FSMOUNT_CLOEXEC, MOUNT_ATTR_NODEV)
 
 @test "mountsnoop: a bad option exits 2 with one line and no output" {
 	run --separate-stderr "$BIN/mountsnoop" --bogus
-	[ "$status" = 2 ] && [ -z "$output" ]
+	[ "$status" = 2 ]
+	[ -z "$output" ]
 	[ "$(wc -l <<<"$stderr")" = 1 ]
 }
 

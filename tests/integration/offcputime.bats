@@ -76,7 +76,8 @@ us_in() {
 	echo "# blocked in pipe_read: $us us" >&3
 	# The block lasts from the go's read to the child's write 1 s later,
 	# and a loaded machine may take a while to run the task again.
-	[ "$us" -ge 950000 ] && [ "$us" -le $((1000000 + 500000 * TIME_SCALE)) ]
+	[ "$us" -ge 950000 ]
+	[ "$us" -le $((1000000 + 500000 * TIME_SCALE)) ]
 	# The tracing's own frames are left out of the kernel stacks.
 	refute grep -Eq 'bpf_prog_|bpf_trace_run' "$OUT"
 	grep -Eq '^offcputime: [0-9]+ blocks, 0 lost' "$ERR"

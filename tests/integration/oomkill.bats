@@ -60,13 +60,18 @@ teardown() {
 # hog COMM [V2DIR]: run oom-hog as COMM in CG (and then in the cgroup v2
 # directory V2DIR, if given: on a hybrid layout memory is v1's), allocating
 # 256 MiB; set HOG_PID and HOG_STATUS (137 when the OOM killer took it).
+# It runs as user HOG_UID with oom_score_adj HOG_ADJ: values that a field
+# left zero cannot pass for.
+HOG_UID=4242 HOG_ADJ=250
 hog() {
 	local out=$BATS_TEST_TMPDIR/hog
 	HOG_STATUS=0
 	sh -c 'echo $$ >"$1/cgroup.procs" &&
 		{ [ -z "$4" ] || echo $$ >"$4/cgroup.procs"; } &&
-		exec "$2" "$3" 256' sh "$CG" "$HELPERS/oom-hog" "$1" "${2:-}" \
-		>"$out" || HOG_STATUS=$?
+		echo "$6" >/proc/self/oom_score_adj &&
+		exec setpriv --reuid="$5" --regid="$5" --clear-groups \
+			"$2" "$3" 256' sh "$CG" "$HELPERS/oom-hog" "$1" "${2:-}" \
+		"$HOG_UID" "$HOG_ADJ" >"$out" || HOG_STATUS=$?
 	HOG_PID=$(head -1 "$out")
 	grep -qx survived "$out" && echo "# oom-hog survived 256 MiB in $CG" >&3
 	return 0
@@ -81,13 +86,19 @@ hog() {
 	stop_tool
 	[ "$TOOL_STATUS" = 0 ]
 	head -1 "$OUT" | grep -Eq '^PID +COMM +UID +TOTAL_KB +RSS_KB +OOM_ADJ +TPID +TCOMM$'
-	# The victim ran as root with oom_score_adj 0; it had touched more
-	# than a few MiB of the 256 when the 32 MiB limit stopped it.
+	# The victim ran as HOG_UID with oom_score_adj HOG_ADJ; it had mapped
+	# 256 MiB (and its binary and libc: less than 64 MiB more), and
+	# touched more than a few MiB of it when the 32 MiB limit stopped it.
 	read -r pid c uid total rss adj tpid tcomm < <(awk -v p="$HOG_PID" '$1 == p' "$OUT")
-	[ "$c" = "$comm" ] && [ "$uid" = 0 ] && [ "$adj" = 0 ]
-	[ "$total" -ge $((256 * 1024)) ] && [ "$rss" -ge 4096 ]
+	[ "$c" = "$comm" ]
+	[ "$uid" = "$HOG_UID" ]
+	[ "$adj" = "$HOG_ADJ" ]
+	[ "$total" -ge $((256 * 1024)) ]
+	[ "$total" -lt $((320 * 1024)) ]
+	[ "$rss" -ge 4096 ]
 	# The cgroup's only task hit the limit, so it ran the OOM killer.
-	[ "$tpid" = "$HOG_PID" ] && [ "$tcomm" = "$comm" ]
+	[ "$tpid" = "$HOG_PID" ]
+	[ "$tcomm" = "$comm" ]
 	grep -Eq '^oomkill: 1 events, 0 lost$' "$ERR"
 }
 
@@ -98,10 +109,11 @@ hog() {
 	[ "$HOG_STATUS" = 137 ]
 	wait_for "$OUT" "\"pid\":$HOG_PID," 10
 	stop_tool
-	jq -es --argjson p "$HOG_PID" --arg c "$comm" '
+	jq -es --argjson p "$HOG_PID" --arg c "$comm" --argjson u "$HOG_UID" \
+		--argjson a "$HOG_ADJ" '
 		map(select(.pid == $p)) | length == 1 and
-		(.[0] | .comm == $c and .uid == 0 and .oom_score_adj == 0 and
-			.total_vm_kb >= 256 * 1024 and
+		(.[0] | .comm == $c and .uid == $u and .oom_score_adj == $a and
+			.total_vm_kb >= 256 * 1024 and .total_vm_kb < 320 * 1024 and
 			.anon_rss_kb + .file_rss_kb + .shmem_rss_kb >= 4096 and
 			.trigger_pid == $p and .trigger_comm == $c and
 			(.from_task | type) == "boolean")
@@ -198,6 +210,7 @@ hog() {
 
 @test "oomkill: a bad option exits 2 with one line and no output" {
 	run --separate-stderr "$BIN/oomkill" --ringbuf
-	[ "$status" = 2 ] && [ -z "$output" ]
+	[ "$status" = 2 ]
+	[ -z "$output" ]
 	[ "$(wc -l <<<"$stderr")" = 1 ]
 }

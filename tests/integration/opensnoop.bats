@@ -143,7 +143,8 @@ line() {
 
 @test "opensnoop: bad options exit 2 with one line and no output" {
 	run --separate-stderr "$BIN/opensnoop" -n ""
-	[ "$status" = 2 ] && [ -z "$output" ]
+	[ "$status" = 2 ]
+	[ -z "$output" ]
 	[ "$stderr" = "opensnoop: invalid -n/--name '': expected a path substring" ]
 	run --separate-stderr "$BIN/opensnoop" --bogus
 	[ "$status" = 2 ] && [ -z "$output" ]

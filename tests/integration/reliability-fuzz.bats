@@ -15,7 +15,8 @@ load helpers
 	"$cc" -fsanitize=fuzzer,address,undefined "$BATS_TEST_TMPDIR/probe.c" \
 		-o "$BATS_TEST_TMPDIR/probe" 2>/dev/null ||
 		skip "$cc cannot build libFuzzer targets (tools/deps.sh test installs libclang-rt-dev for clang, tools/deps.sh clang19 libclang-rt-19-dev for clang-19)"
-	run env BPFKIT_BUILD="$BUILD" "$ROOT/tools/fuzz" 12
+	# Each target for at least 4 s (a tool's two runs 2 s each).
+	run env BPFKIT_BUILD="$BUILD" "$ROOT/tools/fuzz" 4
 	echo "$output" | sed 's/^/# /' >&3
 	[ "$status" = 0 ]
 }

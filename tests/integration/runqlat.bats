@@ -1,7 +1,8 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0
 # runqlat: two CPU-bound helpers sharing one CPU wait milliseconds to run;
-# a real-time sleeper waits microseconds; -P, -i COUNT, -T, -j, --linear.
+# a real-time sleeper waits microseconds; both as many and as long as
+# /proc/PID/schedstat says; -P, -i COUNT, -T, -j, --linear.
 
 bats_require_minimum_version 1.5.0
 load helpers
@@ -34,6 +35,8 @@ teardown() {
 	share=$(hist_share "$OUT" 512)
 	echo "# $n waits, share >= 512 us: $share" >&3
 	jq -en --argjson s "$share" '$s >= 0.5'
+	# As many waits, as long, as A's /proc/PID/schedstat counted.
+	sched_near A 2 "A's waits" "$n" "$(jq '.sum * 1000 | floor' "$OUT")" 2
 }
 
 @test "runqlat: a real-time sleeper waits mostly under a millisecond" {
@@ -49,6 +52,7 @@ teardown() {
 	echo "# $n waits, share >= 1024 us: $share" >&3
 	# Mostly: more than half of them under a millisecond.
 	jq -en --argjson s "$share" '$s < 0.5'
+	sched_near A 2 "A's waits" "$n" "$(jq '.sum * 1000 | floor' "$OUT")" 2
 }
 
 @test "runqlat: -P shows the process with its pid and comm in text and JSON" {
@@ -147,7 +151,8 @@ teardown() {
 @test "runqlat: bad options exit 2 with one line and no output" {
 	for args in "-i 0" "1 2 3" "-P -L" "--linear 0" "-i 1 -i 2" "x"; do
 		run --separate-stderr "$BIN/runqlat" $args
-		[ "$status" = 2 ] && [ -z "$output" ]
+		[ "$status" = 2 ]
+		[ -z "$output" ]
 		[ "$(wc -l <<<"$stderr")" = 1 ]
 		[[ "$stderr" == "runqlat: "* ]]
 	done

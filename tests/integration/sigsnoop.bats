@@ -142,7 +142,8 @@ teardown() {
 @test "sigsnoop: a bad -s exits 2 with one line and no output" {
 	for s in FOO 0 65 ""; do
 		run --separate-stderr "$BIN/sigsnoop" -s "$s"
-		[ "$status" = 2 ] && [ -z "$output" ]
+		[ "$status" = 2 ]
+		[ -z "$output" ]
 		[[ "$stderr" == "sigsnoop: invalid -s/--signal '$s': "* ]]
 	done
 }

@@ -24,7 +24,8 @@ line() {
 	run "$HELPERS/stat-trigger" "$comm" "$FILE" "$MISSING"
 	[ "$status" = 0 ]
 	pid=${lines[0]}
-	[ "${lines[1]}" = 0 ] && [ "${lines[2]}" = -2 ]
+	[ "${lines[1]}" = 0 ]
+	[ "${lines[2]}" = -2 ]
 	wait_for "$OUT" "$MISSING\$" 5
 	stop_tool
 	[ "$TOOL_STATUS" = 0 ]
@@ -69,6 +70,7 @@ line() {
 
 @test "statsnoop: a bad option exits 2 with one line and no output" {
 	run --separate-stderr "$BIN/statsnoop" --bogus
-	[ "$status" = 2 ] && [ -z "$output" ]
+	[ "$status" = 2 ]
+	[ -z "$output" ]
 	[ "$(wc -l <<<"$stderr")" = 1 ]
 }

@@ -137,7 +137,8 @@ go() {
 @test "syscount: bad options exit 2 with one line and no output" {
 	for args in "-T x" "-i 0" "-s nosuchcall" "-e EFOO" "-e 0"; do
 		run --separate-stderr "$BIN/syscount" $args
-		[ "$status" = 2 ] && [ -z "$output" ]
+		[ "$status" = 2 ]
+		[ -z "$output" ]
 		[ "$(wc -l <<<"$stderr")" = 1 ]
 		[[ "$stderr" == "syscount: invalid "* ]]
 	done

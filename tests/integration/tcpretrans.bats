@@ -4,8 +4,9 @@
 # its loopback is established, then an nftables rule drops what goes to
 # the server's port and the client sends: the kernel retransmits, and each
 # retransmit shows with the client's ports, state ESTABLISHED and the
-# client's pid (its connect named it); -j, -C, --metrics, -4/-6 and --cgroup with a
-# rule that drops every data segment; SKIP without nftables.
+# client's pid (its connect named it); -j, -C (its totals as the
+# namespace's TcpRetransSegs counts them), --metrics, -4/-6 and --cgroup
+# with a rule that drops every data segment; SKIP without nftables.
 
 bats_require_minimum_version 1.5.0
 load helpers
@@ -94,26 +95,60 @@ stall_ports() {
 	[ -n "$PORT" ]
 }
 
-@test "tcpretrans: -C counts per flow and state at exit, the events' sum" {
+# ns_retransmits: the retransmits $NETNS has sent: its TcpRetransSegs
+# less TCPRetransFail (a try the device refused sent nothing, and the
+# tool skips it), one segment each here (1000 bytes on loopback).
+ns_retransmits() {
+	ip netns exec "$NETNS" awk '
+		!($1 in names) { names[$1] = $0; next }
+		{ split(names[$1], n); for (i = 2; i <= NF; i++) v[$1 n[i]] = $i }
+		END { print v["Tcp:RetransSegs"] - v["TcpExt:TCPRetransFail"] }
+	' /proc/net/snmp /proc/net/netstat
+}
+
+# counted_stall ARG...: in a new $NETNS dropping every data segment,
+# tcpretrans ARG... -c COMM over one stall, with the namespace's own count
+# read around it: INNER from before the tool started to the stall's end,
+# OUTER to after the tool exited (the closed socket retransmits on, in
+# the kernel). Only this stall sends in the namespace.
+counted_stall() {
+	local before
+	[ -z "${NETNS:-}" ] || ip netns del "$NETNS"
 	make_netns
 	drop_rule "meta length > 500"
-	start_tool tcpretrans -C -c "$COMM"
+	before=$(ns_retransmits)
+	start_tool tcpretrans "$@" -c "$COMM"
 	stall_bg "$COMM" 127.0.0.1 "$BATS_TEST_TMPDIR/stall"
 	wait $!
+	INNER=$(($(ns_retransmits) - before))
 	stall_ports "$BATS_TEST_TMPDIR/stall"
 	stop_tool
+	OUTER=$(($(ns_retransmits) - before))
 	[ "$TOOL_STATUS" = 0 ]
+}
+
+# in_bounds COUNT SKIPPED: the tool counted COUNT retransmits, and the
+# kernel skipped SKIPPED runs of its programs (another BPF program was
+# running on that CPU: counted for the whole system, so an upper bound of
+# the ones of this namespace). COUNT is at most OUTER, and at least INNER
+# less SKIPPED.
+in_bounds() {
+	echo "# tcpretrans counted $1 (the kernel skipped $2 runs); the namespace sent $INNER while it surely traced, $OUTER by its exit" >&3
+	[ "$INNER" -gt 0 ]
+	[ "$1" -ge $((INNER - $2)) ]
+	[ "$1" -le "$OUTER" ]
+}
+
+@test "tcpretrans: -C counts per flow and state at exit, the events' sum, the namespace's TcpRetransSegs" {
+	counted_stall -C
 	head -1 "$OUT" | grep -Eq '^IP +LADDR +LPORT +RADDR +RPORT +STATE +RETRANSMITS$'
 	# 1000 bytes unacknowledged for 2 s: the timer retransmits them
 	# a few times (after 0.2 s, 0.6 s, 1.4 s...).
 	grep -Eq "^4 +127\.0\.0\.1 +$CPORT +127\.0\.0\.1 +$PORT +ESTABLISHED +[1-9][0-9]*$" "$OUT"
+	in_bounds "$(awk 'NR > 1 { n += $NF } END { print n + 0 }' "$OUT")" \
+		"$(sed -En 's/.*the kernel skipped ([0-9]+) runs.*/\1/p' "$ERR" | grep . || echo 0)"
 
-	start_tool tcpretrans -C -j -c "$COMM"
-	stall_bg "$COMM" 127.0.0.1 "$BATS_TEST_TMPDIR/stall"
-	wait $!
-	stall_ports "$BATS_TEST_TMPDIR/stall"
-	stop_tool
-	[ "$TOOL_STATUS" = 0 ]
+	counted_stall -C -j
 	# One object per flow and state, all of this connection either way,
 	# whose counts add up to the events the tool counted.
 	jq -es --argjson cp "$CPORT" --argjson port "$PORT" '
@@ -127,6 +162,8 @@ stall_ports() {
 		(map([.sport, .dport, .state]) | unique | length) == length and
 		(map(.retransmits) | add) == $events
 	' "$OUT"
+	in_bounds "$(jq -s 'map(select(.type == null) | .retransmits) | add' "$OUT")" \
+		"$(jq -s 'map(select(.type == "summary")) | last | .skipped_runs' "$OUT")"
 }
 
 @test "tcpretrans: --metrics serves retransmits per flow and state" {

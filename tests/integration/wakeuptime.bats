@@ -78,7 +78,8 @@ WOKEN_BY_WRITE='^pipe-block;([^;]+;)*main;bk_wake_write;.*(anon_)?pipe_write;.*t
 	echo "# woken by pipe-waker's write: $us us" >&3
 	# The block lasts from the go's read to the child's write 1 s later,
 	# and a loaded machine may take a while to run the task again.
-	[ "$us" -ge 950000 ] && [ "$us" -le $((1000000 + 500000 * TIME_SCALE)) ]
+	[ "$us" -ge 950000 ]
+	[ "$us" -le $((1000000 + 500000 * TIME_SCALE)) ]
 	# Every line is a task of PID woken: the helper's own name first.
 	refute grep -Ev '^pipe-block;' "$OUT"
 	# The tracing's own frames are left out of the kernel stacks.

@@ -96,12 +96,14 @@ storm_args() {
 	[ $# = 0 ] || printf '%s\n' "$@"
 }
 
-# trigger_execs COMM: exec a few programs named COMM (pre and post exec),
-# and the rest of rel-storm's mix; then a few TCP retransmits of COMM's in
-# a network namespace of rel-storm's own (tcpretrans has no other source).
+# trigger_execs COMM: exec TRIGGER_ROUNDS programs named COMM (pre and
+# post exec), and the rest of rel-storm's mix as many times; then as many
+# TCP retransmits of COMM's in a network namespace of rel-storm's own
+# (tcpretrans has no other source).
+TRIGGER_ROUNDS=4
 trigger_execs() {
 	local link=$BATS_TEST_TMPDIR/$1
 	ln -sf "$(readlink -f "$HELPERS/rel-storm")" "$link"
-	echo 4 | "$HELPERS/rel-storm" mix "$1" "$link" >/dev/null
-	echo 4 | "$HELPERS/rel-storm" retrans "$1" >/dev/null
+	echo "$TRIGGER_ROUNDS" | "$HELPERS/rel-storm" mix "$1" "$link" >/dev/null
+	echo "$TRIGGER_ROUNDS" | "$HELPERS/rel-storm" retrans "$1" >/dev/null
 }
