@@ -142,10 +142,11 @@ hog() {
 	[ "$HOG_STATUS" = 137 ]
 	wait_for "$OUT" "\"pid\":$HOG_PID," 10
 	stop_tool
-	jq -es --argjson p "$HOG_PID" --arg c "$comm" '
+	jq -es --argjson p "$HOG_PID" --arg c "$comm" --argjson u "$HOG_UID" \
+		--argjson a "$HOG_ADJ" '
 		map(select(.pid == $p)) | length == 1 and
-		(.[0] | .from_task and .comm == $c and .uid == 0 and
-			.oom_score_adj == 0 and .total_vm_kb >= 256 * 1024 and
+		(.[0] | .from_task and .comm == $c and .uid == $u and
+			.oom_score_adj == $a and .total_vm_kb >= 256 * 1024 and
 			.anon_rss_kb + .file_rss_kb + .shmem_rss_kb >= 4096 and
 			.anon_rss_kb <= 64 * 1024 and .trigger_pid == $p)
 	' "$OUT"

@@ -39,7 +39,8 @@ static void note_core_missing(const char *fmt, va_list args)
 	const char *at;
 	char *text;
 
-	if (vasprintf(&text, fmt, args) < 0)
+	/* Only a program's load log, whose text the kernel wrote, holds it. */
+	if (!strstr(fmt, "PROG LOAD LOG") || vasprintf(&text, fmt, args) < 0)
 		return;
 	/* After the relocation's kind and the type's id, its kind word. */
 	at = strstr(text, mark);
