@@ -45,10 +45,6 @@ TESTBIN := $(BUILD)/test
 
 TOOLS := $(patsubst bpf/%.bpf.c,%,$(sort $(wildcard bpf/*.bpf.c)))
 TOOL_BINS := $(addprefix $(BIN)/,$(TOOLS))
-# Never loaded: the members a tool reads at offsets from the kernel's BTF
-# (bpf/layout/TOOL.bpf.c), as CO-RE relocations for min-btf to keep.
-LAYOUT_BPF_OBJS := $(patsubst bpf/layout/%.bpf.c,$(OBJ)/bpf/layout-%.bpf.o,\
-	$(wildcard bpf/layout/*.bpf.c))
 LIB_OBJS := $(patsubst user/lib/%.c,$(OBJ)/lib/%.o,$(wildcard user/lib/*.c)) \
 	    $(OBJ)/lib/syscall_table.o
 LIB := $(BUILD)/libbpfkit.a
@@ -83,7 +79,7 @@ LDFLAGS += -fsanitize=address,undefined
 endif
 
 .PHONY: all
-all: check-arch check-deps $(TOOL_BINS) $(LAYOUT_BPF_OBJS)
+all: check-arch check-deps $(TOOL_BINS)
 
 .PHONY: check-arch
 check-arch:
@@ -112,10 +108,6 @@ $(TESTBIN)/unit $(TESTBIN)/helpers $(TESTBIN)/progs:
 # bpf/X.bpf.c -> clang -> bpftool gen object (drops DWARF) -> skeleton.
 # Test programs (tests/progs/X.bpf.c) take the same path.
 $(OBJ)/bpf/%.tmp.o: bpf/%.bpf.c $(VMLINUX) $(BUILD)/bpf.flags | $(OBJ)/bpf
-	$(call msg,BPF,$@)
-	$(Q)$(call bpfkit_bpf_cc,$(BPF_CFLAGS))
-
-$(OBJ)/bpf/layout-%.tmp.o: bpf/layout/%.bpf.c $(VMLINUX) $(BUILD)/bpf.flags | $(OBJ)/bpf
 	$(call msg,BPF,$@)
 	$(Q)$(call bpfkit_bpf_cc,$(BPF_CFLAGS))
 
@@ -379,11 +371,11 @@ bpf-skels: check-arch $(BPF_SKELS)
 
 # Only the types our tools' CO-RE relocations touch, from KERNEL_BTF.
 .PHONY: min-btf
-min-btf: check-arch $(TOOL_BPF_OBJS) $(LAYOUT_BPF_OBJS)
+min-btf: check-arch $(TOOL_BPF_OBJS)
 	$(Q)mkdir -p $(BUILD)/btf
 	$(call msg,MIN-BTF,$(BUILD)/btf/min.btf)
 	$(Q)$(BPFTOOL) gen min_core_btf $(KERNEL_BTF) $(BUILD)/btf/min.btf.tmp \
-		$(TOOL_BPF_OBJS) $(LAYOUT_BPF_OBJS)
+		$(TOOL_BPF_OBJS)
 	$(Q)mv $(BUILD)/btf/min.btf.tmp $(BUILD)/btf/min.btf
 
 .PHONY: check-repro

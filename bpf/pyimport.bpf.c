@@ -10,7 +10,7 @@
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
-#include "bpfkit/uprobe.bpf.h"
+#include <bpf/bpf_tracing.h>
 #include <bpf/usdt.bpf.h>
 #include "bpfkit/channel.bpf.h"
 #include "bpfkit/filter.bpf.h"

@@ -157,7 +157,7 @@ int main(int argc, char **argv)
 	skel->rodata->per_op = env.per_op;
 	skel->rodata->bpfkit_rq_dev_filter = env.dev;
 	bpfkit_hist_cfg_init(&skel->rodata->bpfkit_hist_cfg);
-	bpfkit_hist_sparse_map(skel->maps.biolatency_hists);
+	bpfkit_sparse_map(skel->maps.biolatency_hists);
 	bpfkit_blockio_prepare(skel->progs.io_start, skel->progs.rq_insert,
 			       env.queued);
 

@@ -159,7 +159,7 @@ int main(int argc, char **argv)
 	/* Our options and the buckets into .rodata. */
 	skel->rodata->per_cpu = env.per_cpu;
 	bpfkit_hist_cfg_init(&skel->rodata->bpfkit_hist_cfg);
-	bpfkit_hist_sparse_map(skel->maps.softirqs_hists);
+	bpfkit_sparse_map(skel->maps.softirqs_hists);
 
 	/* Load and verify. */
 	err = bpfkit_load(skel->skeleton, &skel->rodata->bpfkit_filter, NULL);

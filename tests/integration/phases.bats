@@ -126,19 +126,6 @@ verified() {
 		kill_return
 }
 
-@test "phases: user-probe tools read the registers without CO-RE, so libbpf loads no kernel BTF" {
-	# With vmlinux.h's struct pt_regs, BPF_KPROBE()'s register reads
-	# were CO-RE relocations, for which libbpf parsed the kernel BTF.
-	[ "$(uname -m)" = x86_64 ] || skip "the registers' fixed layout is x86-64's only"
-	local t
-	for t in bashreadline gethostlatency; do
-		phases "$t"
-		common_phases
-		grep -q "phase kernel BTF: .* (not loaded: nothing needs it)$" \
-			<<<"$PHASES"
-	done
-}
-
 @test "phases: the syscall tools verify one exit program for all their syscalls" {
 	# Each syscall had an exit program of its own, the same code verified
 	# and loaded once per syscall: mountsnoop's seven took 3 ms of its

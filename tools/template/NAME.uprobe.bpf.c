@@ -3,7 +3,7 @@
 #include "vmlinux.h"
 #include <bpf/bpf_core_read.h>
 #include <bpf/bpf_helpers.h>
-#include "bpfkit/uprobe.bpf.h"
+#include <bpf/bpf_tracing.h>
 #include "bpfkit/channel.bpf.h"
 #include "bpfkit/filter.bpf.h"
 #include "@NAME@.h"

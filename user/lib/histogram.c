@@ -8,7 +8,6 @@
 #include <bpf/libbpf.h>
 #include "diag.h"
 #include "histogram.h"
-#include "kernel.h"
 #include "metrics.h"
 #include "run.h"
 
@@ -224,13 +223,6 @@ void bpfkit_hist_task_map(struct bpf_map *map, enum bpfkit_hist_by by)
 		return;
 	bpf_map__set_type(map, BPF_MAP_TYPE_PERCPU_ARRAY);
 	bpf_map__set_max_entries(map, 1);
-}
-
-void bpfkit_hist_sparse_map(struct bpf_map *map)
-{
-	if (bpfkit_kernel_at_least(6, 1))
-		bpf_map__set_map_flags(map, bpf_map__map_flags(map) |
-						    BPF_F_NO_PREALLOC);
 }
 
 /* One key's histogram, taken from the map. */

@@ -7,7 +7,7 @@
  *
  *	bpfkit_hist_cfg_init(&skel->rodata->bpfkit_hist_cfg);	before load
  *	bpfkit_hist_task_map(skel->maps.MAP, by);	task tools, before load
- *	bpfkit_hist_sparse_map(skel->maps.MAP);	or a few keys, before load
+ *	bpfkit_sparse_map(skel->maps.MAP);	or a few keys, before load (kernel.h)
  *	err = bpfkit_hist_open(&h, map_fd, &keys,
  *			       &skel->bss->bpfkit_hist_missed);
  *	err = bpfkit_hist_run(h);	intervals until COUNT, -d or a signal
@@ -116,17 +116,6 @@ void bpfkit_hist_task_keys(struct bpfkit_hist_keys *keys,
  * reports what each interval added to the CPUs' sum.
  */
 void bpfkit_hist_task_map(struct bpf_map *map, enum bpfkit_hist_by by);
-
-/*
- * Before load: MAP, a hash map of histograms by a key that takes a few
- * values (IRQs, softirqs, disks), takes the kernel's memory as its keys
- * come rather than all BPFKIT_HIST_MAX_KEYS' at load (4 MiB, zeroed and
- * charged in about 1.5 ms), where the kernel allocates in any context a
- * tracing program runs in (Linux 6.1 on); a key that finds no memory is
- * counted missed. Earlier kernels warn, and taint themselves, when a
- * tracing program uses such a map: there it stays preallocated.
- */
-void bpfkit_hist_sparse_map(struct bpf_map *map);
 
 struct bpfkit_hist_reader;
 

@@ -56,59 +56,6 @@ const char *bpfkit_cgroup2_mount(void);
 bool bpfkit_tracepoint_exists(const char *category, const char *name);
 
 /*
- * Does tracepoint CATEGORY:NAME's format file (tracefs) declare each of
- * the N FIELDS, written as the file writes them after "field:" (say
- * "int err;\toffset:76;\tsize:4;")? For a program that reads the record
- * at a layout of its own, without CO-RE. false when it cannot be read.
- */
-bool bpfkit_tracepoint_format_has(const char *category, const char *name,
-				  const char *const *fields, size_t n);
-
-/* A field of a tracepoint's record, as its format file declares it. */
-struct bpfkit_tp_field {
-	const char *name;
-	__u32 size; /* the bytes the program reads: the field's size */
-	__u32 offset; /* out: its offset in the record; BPFKIT_ABSENT */
-};
-
-/*
- * The offsets of the N FIELDS of tracepoint CATEGORY:NAME's record, from
- * its format file: for a program that reads fields only some kernels'
- * record has, without CO-RE. A field not there is BPFKIT_ABSENT. Returns
- * 0; -ENOENT when the file cannot be read, -ERANGE for a field whose size
- * is not its SIZE, each said in one line.
- */
-int bpfkit_tracepoint_fields(const char *category, const char *name,
-			     struct bpfkit_tp_field *fields, size_t n);
-
-/* The same, from the text of a format file, FORMAT, silently: 0 or -ERANGE. */
-int bpfkit_format_fields(const char *format, struct bpfkit_tp_field *fields,
-			 size_t n);
-
-/*
- * Fill *R, a struct TOOL_record (bpfkit/layout.h), with the offsets of the
- * fields a tool lists as FIELDS (its TOOL_FIELDS macro) in tracepoint
- * CATEGORY:NAME's record, by bpfkit_tracepoint_fields(): 0 or -errno.
- */
-#define bpfkit_read_record(category, name, r, FIELDS)          \
-	({                                                     \
-		struct bpfkit_tp_field fields_[] = { FIELDS(   \
-			BPFKIT_TP_FIELD) };                    \
-		const struct bpfkit_tp_field *f_ = fields_;    \
-		__typeof__(r) r_ = (r);                        \
-		int err_ = bpfkit_tracepoint_fields(           \
-			category, name, fields_,               \
-			sizeof(fields_) / sizeof(fields_[0])); \
-                                                               \
-		if (!err_) {                                   \
-			FIELDS(BPFKIT_RECORD_FIELD)            \
-		}                                              \
-		err_;                                          \
-	})
-#define BPFKIT_TP_FIELD(field, size_) { .name = #field, .size = size_ },
-#define BPFKIT_RECORD_FIELD(field, size) r_->field = (f_++)->offset;
-
-/*
  * 0 if tracepoint CATEGORY:NAME exists; else say "this kernel has no
  * CATEGORY:NAME tracepoint (WHY)" and return -ENOENT.
  */
@@ -197,90 +144,11 @@ bool bpfkit_tp_btf_autoload(struct bpf_program *const *tp_btf,
 			    struct bpf_program *const *raw, size_t n,
 			    const char *btf_path, const char *name);
 
-/* A member of a kernel struct a BPF program reads at its offset. */
-struct bpfkit_btf_member {
-	const char *type; /* the struct's name (an enum's, for an enumerator) */
-	const char *name;
-	/*
-	 * The bytes the program reads, the member's size (0: any), or
-	 * bpfkit/layout.h's BPFKIT_BITFIELD(), BPFKIT_OPTIONAL(),
-	 * BPFKIT_ENUMERATOR or BPFKIT_STRUCT_SIZE
-	 */
-	__u32 size;
-	/*
-	 * out: its byte offset in the struct (a bitfield's in bits; an
-	 * enumerator's value, a struct's size; BPFKIT_ABSENT)
-	 */
-	__u32 offset;
-};
-
 /*
- * Byte offsets of the N MEMBERS in their structs (inside anonymous struct
- * and union members too) in the kernel's BTF (BTF_PATH's if set, else the
- * running kernel's), found by one raw pass over it: for programs that read
- * a few fields without CO-RE, so that libbpf does not parse and search the
- * whole kernel BTF at load. A member an older kernel names otherwise
- * (task_struct's __state, "state" before Linux 5.14) is found under that
- * name. Enumerators' values and structs' sizes come in the same pass.
- * Returns 0; -ENOENT for a struct or member not there (unless optional),
- * -ERANGE for a member whose size is not its SIZE, -EINVAL for a file that
- * is not BTF, each with that member in *FAILED.
- */
-int bpfkit_btf_member_offsets(const char *btf_path,
-			      struct bpfkit_btf_member *members, size_t n,
-			      const struct bpfkit_btf_member **failed);
-
-/*
- * bpfkit_btf_member_offsets(), or one line naming the member refused and
- * why, and the way out (--btf FILE). A tool's list of members
- * (bpfkit/layout.h) fills MEMBERS as { TOOL_MEMBERS(BPFKIT_BTF_MEMBER) }.
- */
-int bpfkit_require_btf_members(const char *btf_path,
-			       struct bpfkit_btf_member *members, size_t n);
-
-/*
- * Call FN(NAME, VALUE, CTX) for each enumerator of enum NAME in the
- * kernel's BTF (BTF_PATH's if set), found by one raw pass, until FN
- * returns non-zero. Returns 0, what FN returned, -ENOENT when there is no
- * such enum, -EINVAL for a file that is not raw BTF.
- */
-int bpfkit_btf_enumerators(const char *btf_path, const char *name,
-			   int (*fn)(const char *name, __s64 value, void *ctx),
-			   void *ctx);
-
-/*
- * Let go of the kernel's BTF that the raw passes above share (the first
- * maps and indexes it, the others reuse it): bpfkit_load() calls it once
- * the layouts are read, so that a tool runs without it in memory.
+ * Let go of the kernel's BTF (bpfkit_kernel_btf()): bpfkit_load() calls it
+ * before loading, so that a tool runs without it in memory.
  */
 void bpfkit_btf_release(void);
-
-#define BPFKIT_BTF_MEMBER(type_, member, size_) \
-	{ .type = #type_, .name = #member, .size = size_ },
-
-/*
- * Fill *L, a struct TOOL_layout (bpfkit/layout.h), with the offsets of the
- * members a tool lists as MEMBERS (its TOOL_MEMBERS macro) in BTF_PATH's
- * kernel BTF (NULL: the running kernel's), by
- * bpfkit_require_btf_members(): 0, or -errno said in one line.
- */
-#define bpfkit_read_layout(btf_path, l, MEMBERS)                 \
-	({                                                       \
-		struct bpfkit_btf_member members_[] = { MEMBERS( \
-			BPFKIT_BTF_MEMBER) };                    \
-		const struct bpfkit_btf_member *m_ = members_;   \
-		__typeof__(l) l_ = (l);                          \
-		int err_ = bpfkit_require_btf_members(           \
-			btf_path, members_,                      \
-			sizeof(members_) / sizeof(members_[0])); \
-                                                                 \
-		if (!err_) {                                     \
-			MEMBERS(BPFKIT_LAYOUT_FIELD)             \
-		}                                                \
-		err_;                                            \
-	})
-#define BPFKIT_LAYOUT_FIELD(type, member, size) \
-	l_->type##_##member = (m_++)->offset;
 
 /* A kernel function, by name, and where its code lies once found. */
 struct bpfkit_kernel_func {

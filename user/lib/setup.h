@@ -19,7 +19,6 @@
 #include <bpf/libbpf.h>
 #include "bpfkit/channel.h"
 #include "bpfkit/filter.h"
-#include "bpfkit/layout.h"
 #include "channel.h"
 #include "cli.h"
 #include "kernel.h"
