@@ -25,11 +25,15 @@ declare -gA REFUSALS=(
 setup() {
 	require_root
 	kernel_mark
+	JOBS=
 }
 
 # kernel_mark: remember the kernel's taint mask and mark its log, for
-# kernel_quiet.
+# kernel_quiet. A WARN_ONCE already seen in this boot is re-armed, so that
+# each test's own is logged.
 kernel_mark() {
+	[ ! -w /sys/kernel/debug/clear_warn_once ] ||
+		echo 1 >/sys/kernel/debug/clear_warn_once
 	TAINT0=$(cat /proc/sys/kernel/tainted)
 	KMSG_MARK="bpfkit portability: ${BATS_TEST_FILENAME##*/} test $BATS_TEST_NUMBER starts"
 	echo "$KMSG_MARK" >/dev/kmsg
@@ -65,7 +69,13 @@ TAINT_FLAGS=PFSRMBUDAWCIOELKXTN
 
 eval "checked_$(declare -f teardown)"
 teardown() {
-	local rc=0 d i
+	local rc=0 d i j
+	# The test's helpers still running (JOBS: pids), say stopped ones
+	# waiting for a tool that never started: bats waits for them.
+	for j in ${JOBS:-}; do
+		kill -KILL "$j" 2>/dev/null || true
+	done
+	[ -z "${JOBS:-}" ] || wait ${JOBS} 2>/dev/null || true
 	checked_teardown || rc=$?
 	# A test's cgroups (CG, and CG/child), once their tasks are reaped.
 	for d in ${CG:+"$CG/child" "$CG"}; do

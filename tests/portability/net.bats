@@ -127,6 +127,7 @@ load helpers
 	drop_rule "tcp dport 1"
 	launch tcpretrans -j -c "$COMM"
 	coproc STALL { ip netns exec "$NETNS" "$HELPERS/tcp-trigger" "$COMM" stall 127.0.0.1; }
+	JOBS+=" $STALL_PID"
 	read -r pid <&"${STALL[0]}"
 	read -r _ cport port <&"${STALL[0]}"
 	ip netns exec "$NETNS" nft add rule inet bkdrop in tcp dport "$port" drop

@@ -94,6 +94,7 @@ exec_at() {
 @test "sigsnoop: a USR1 sent by kill(2): its number, sender, target and DELIVERED (#31: 6.1-rt's longer trace_entry)" {
 	tcomm=$(unique_comm)
 	"$HELPERS/sig-trigger" "$tcomm" wait >"$BATS_TEST_TMPDIR/target" &
+	JOBS+=" $!"
 	wait_for "$BATS_TEST_TMPDIR/target" '^[0-9]+$' 5
 	target=$(head -1 "$BATS_TEST_TMPDIR/target")
 	scomm=$(unique_comm)
@@ -104,7 +105,6 @@ exec_at() {
 	sender=${lines[0]}
 	wait_for "$OUT" "\"comm\":\"$scomm\"" 5
 	stop_tool
-	wait
 	[ "$TOOL_STATUS" = 0 ]
 	check_out --arg c "$scomm" --argjson p "$sender" --argjson t "$target" \
 		--arg tc "$tcomm" '

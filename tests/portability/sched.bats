@@ -43,6 +43,7 @@ block_traced() {
 	local go=$BATS_TEST_TMPDIR/go i
 	"$HELPERS/pipe-block" "$go" >"$BATS_TEST_TMPDIR/pid" &
 	PID=$!
+	JOBS+=" $PID"
 	wait_for "$BATS_TEST_TMPDIR/pid" '^[0-9]+$'
 	launch "$1" -p "$PID" -j "${@:2}"
 	touch "$go"
@@ -134,6 +135,7 @@ btf_hidden_bin() {
 @test "profile: a spinner's samples end in bk_hot_spin, with its pid" {
 	"$HELPERS/stack-spin" 30 >/dev/null &
 	PID=$!
+	JOBS+=" $PID"
 	OUT=$BATS_TEST_TMPDIR/out ERR=$BATS_TEST_TMPDIR/err
 	status=0
 	"$BIN/profile" -d 2 -p "$PID" -j >"$OUT" 2>"$ERR" || status=$?
