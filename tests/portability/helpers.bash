@@ -70,6 +70,24 @@ TAINT_FLAGS=PFSRMBUDAWCIOELKXTN
 eval "checked_$(declare -f teardown)"
 teardown() {
 	local rc=0 d i j
+	# A failed test's tool, still running, is stopped as a user would
+	# (SIGINT): what it says then, its summary, shows what it saw.
+	if [ -z "${BATS_TEST_COMPLETED:-}" ] && [ -n "${TOOL_PID:-}" ]; then
+		kill -INT "$TOOL_PID" 2>/dev/null || true
+		for ((i = 0; i < 100 * TIME_SCALE; i++)); do
+			kill -0 "$TOOL_PID" 2>/dev/null || break
+			sleep 0.05
+		done
+		if ! kill -0 "$TOOL_PID" 2>/dev/null; then
+			j=0
+			wait "$TOOL_PID" || j=$?
+			TOOL_PID=
+			echo "# the tool, stopped by SIGINT, exited $j, saying:" >&3
+		else
+			echo "# the tool, sent SIGINT, has not exited; it said:" >&3
+		fi
+		sed 's/^/#   /' "$ERR" >&3
+	fi
 	# The test's helpers still running (JOBS: pids), say stopped ones
 	# waiting for a tool that never started: bats waits for them.
 	for j in ${JOBS:-}; do
