@@ -74,9 +74,9 @@ teardown() {
 	# (SIGINT): what it says then, its summary, shows what it saw.
 	if [ -z "${BATS_TEST_COMPLETED:-}" ] && [ -n "${TOOL_PID:-}" ]; then
 		kill -INT "$TOOL_PID" 2>/dev/null || true
-		for ((i = 0; i < 100 * TIME_SCALE; i++)); do
-			kill -0 "$TOOL_PID" 2>/dev/null || break
-			sleep 0.05
+		i=$((SECONDS + 5 * TIME_SCALE))
+		while kill -0 "$TOOL_PID" 2>/dev/null && ((SECONDS < i)); do
+			sleep 0.1
 		done
 		if ! kill -0 "$TOOL_PID" 2>/dev/null; then
 			j=0
@@ -106,6 +106,24 @@ teardown() {
 	return $rc
 }
 
+# await FILE REGEX [SECONDS]: until a line of FILE matches (extended)
+# REGEX, for SECONDS (default 5) times TIME_SCALE at most, by the clock.
+# (wait_for counts its polls, and in an emulated guest each poll's grep
+# takes longer than the pause between them: there a miss took 60 to 100 s
+# instead of 15.)
+await() {
+	local limit=$((${3:-5} * TIME_SCALE))
+	local end=$((SECONDS + limit))
+	until grep -Eq -- "$2" "$1" 2>/dev/null; do
+		if ((SECONDS >= end)); then
+			echo "# no line matching '$2' in $1 after ${limit}s; it holds:" >&3
+			sed 's/^/# /' "$1" | tail -20 >&3
+			return 1
+		fi
+		sleep 0.1
+	done
+}
+
 # launch TOOL ARG...: like start_tool, but gives up as soon as TOOL exits
 # (a refusal, a failed load), showing what it said.
 launch() {
@@ -115,12 +133,12 @@ launch() {
 	: >"$ERR"
 	"$BIN/$1" "${@:2}" >"$OUT" 2>"$ERR" &
 	TOOL_PID=$!
-	local i status=
-	for ((i = 0; i < 400 * TIME_SCALE; i++)); do
-		grep -q 'tracing; hit Ctrl-C to end' "$ERR" && return 0
-		kill -0 "$TOOL_PID" 2>/dev/null || break
-		sleep 0.05
+	local end=$((SECONDS + 20 * TIME_SCALE)) status=
+	until grep -q 'tracing; hit Ctrl-C to end' "$ERR"; do
+		kill -0 "$TOOL_PID" 2>/dev/null && ((SECONDS < end)) || break
+		sleep 0.1
 	done
+	grep -q 'tracing; hit Ctrl-C to end' "$ERR" && return 0
 	if ! kill -0 "$TOOL_PID" 2>/dev/null; then
 		wait "$TOOL_PID" || status=$?
 		TOOL_PID=

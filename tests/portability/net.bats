@@ -18,7 +18,7 @@ load helpers
 	while read -r name port ret; do
 		printf -v "PORT_$name" %s "$port"
 	done < <(printf '%s\n' "${lines[@]:1}")
-	wait_for "$OUT" '"EADDRINUSE"' 5
+	await "$OUT" '"EADDRINUSE"' 5
 	stop_tool
 	[ "$TOOL_STATUS" = 0 ]
 	check_out --argjson pid "${lines[0]}" --argjson t4 "$PORT_tcp4" \
@@ -39,7 +39,7 @@ load helpers
 	read -r _ sport dport <<<"$(grep '^established ' <<<"$LINES")"
 	read -r _ closed errno <<<"$(grep '^refused ' <<<"$LINES")"
 	[ "$errno" = 111 ]
-	wait_for "$OUT" '"refused"' 5
+	await "$OUT" '"refused"' 5
 	stop_tool
 	[ "$TOOL_STATUS" = 0 ]
 	check_out --argjson p "$PID" --argjson sp "$sport" --argjson dp "$dport" \
@@ -57,7 +57,7 @@ load helpers
 	launch tcpaccept -j -c "$COMM"
 	trigger "$COMM" session 127.0.0.1 10 10 0
 	read -r _ client server cport sport _ <<<"$LINES"
-	wait_for "$OUT" "\"pid\":$server," 5
+	await "$OUT" "\"pid\":$server," 5
 	stop_tool
 	[ "$TOOL_STATUS" = 0 ]
 	check_out --argjson s "$server" --argjson cp "$cport" --argjson sp "$sport" '
@@ -71,7 +71,7 @@ load helpers
 	launch tcpconnlat -j -c "$COMM"
 	trigger "$COMM" connect 127.0.0.1
 	read -r _ sport dport <<<"$(grep '^established ' <<<"$LINES")"
-	wait_for "$OUT" "\"pid\":$PID," 5
+	await "$OUT" "\"pid\":$PID," 5
 	stop_tool
 	[ "$TOOL_STATUS" = 0 ]
 	check_out --argjson p "$PID" --argjson sp "$sport" --argjson dp "$dport" '
@@ -85,8 +85,8 @@ load helpers
 	launch tcplife -j -c "$COMM"
 	trigger "$COMM" session 127.0.0.1 123456 654321 0
 	read -r _ client server cport sport _ <<<"$LINES"
-	wait_for "$OUT" "\"pid\":$server," 5
-	wait_for "$OUT" "\"pid\":$client," 5
+	await "$OUT" "\"pid\":$server," 5
+	await "$OUT" "\"pid\":$client," 5
 	stop_tool
 	[ "$TOOL_STATUS" = 0 ]
 	check_out --argjson c "$client" --argjson s "$server" \
@@ -107,7 +107,7 @@ load helpers
 	launch tcpstates -j -D "$port"
 	trigger "$COMM" session 127.0.0.1 1000 2000 0 "$port"
 	read -r _ client _ cport _ <<<"$LINES"
-	wait_for "$OUT" '"oldstate":"FIN_WAIT2","newstate":"CLOSE"' 5
+	await "$OUT" '"oldstate":"FIN_WAIT2","newstate":"CLOSE"' 5
 	stop_tool
 	[ "$TOOL_STATUS" = 0 ]
 	check_out --argjson c "$client" --arg comm "$COMM" --argjson cp "$cport" \
@@ -132,7 +132,7 @@ load helpers
 	read -r _ cport port <&"${STALL[0]}"
 	ip netns exec "$NETNS" nft add rule inet bkdrop in tcp dport "$port" drop
 	echo go >&"${STALL[1]}"
-	wait_for "$OUT" "\"sport\":$cport,.*\"dport\":$port,.*\"ESTABLISHED\"" 5
+	await "$OUT" "\"sport\":$cport,.*\"dport\":$port,.*\"ESTABLISHED\"" 5
 	wait "$STALL_PID" || true
 	stop_tool
 	[ "$TOOL_STATUS" = 0 ]
@@ -152,7 +152,7 @@ load helpers
 	ip netns exec "$NETNS" "$HELPERS/tcp-trigger" "$COMM" dial 127.0.0.1 \
 		"$port" 1 >"$BATS_TEST_TMPDIR/dial"
 	[ "$(tail -1 "$BATS_TEST_TMPDIR/dial")" = "dial 0 110" ]
-	wait_for "$OUT" "\"dport\":$port," 5
+	await "$OUT" "\"dport\":$port," 5
 	stop_tool
 	[ "$TOOL_STATUS" = 0 ]
 	check_out --argjson port "$port" '

@@ -20,7 +20,7 @@ exec_at() {
 	comm=$(unique_comm)
 	launch hello -c "$comm"
 	pid=$("$HELPERS/execas" "$comm" /nonexistent 2>/dev/null) || true
-	wait_for "$OUT" "^.+-$pid +\[[0-9]+\] [^ ]+ +[0-9]+\.[0-9]+: Hello World\$" 5
+	await "$OUT" "^.+-$pid +\[[0-9]+\] [^ ]+ +[0-9]+\.[0-9]+: Hello World\$" 5
 	stop_tool
 	[ "$TOOL_STATUS" = 0 ]
 }
@@ -29,7 +29,7 @@ exec_at() {
 	comm=$(unique_comm)
 	launch hello-buffer -j
 	pid=$("$HELPERS/execas" "$comm" /bin/true)
-	wait_for "$OUT" "\"command\":\"$comm\"" 5
+	await "$OUT" "\"command\":\"$comm\"" 5
 	stop_tool
 	[ "$TOOL_STATUS" = 0 ]
 	check_out --arg c "$comm" --argjson p "$pid" '
@@ -41,7 +41,7 @@ exec_at() {
 	uid=$((50000 + RANDOM % 10000))
 	launch hello-map -j -i 1
 	"$HELPERS/hello-calls" "$uid" execve 4
-	wait_for "$OUT" "\"$uid\":4[,}]" 5
+	await "$OUT" "\"$uid\":4[,}]" 5
 	stop_tool
 	[ "$TOOL_STATUS" = 0 ]
 	check_out --arg u "$uid" '.[-1][$u] == 4'
@@ -51,7 +51,7 @@ exec_at() {
 	comm=$(unique_comm)
 	launch hello-tail -j -c "$comm" --ringbuf
 	pid=$("$HELPERS/hello-timers" "$comm" </dev/null)
-	wait_for "$OUT" '"message":"Executing a program"' 5
+	await "$OUT" '"message":"Executing a program"' 5
 	stop_tool
 	[ "$TOOL_STATUS" = 0 ]
 	check_out --arg c "$comm" --argjson p "$pid" '
@@ -65,7 +65,7 @@ exec_at() {
 @test "execsnoop: an execveat's pid, ppid, path and arguments (#31: 6.1-rt's longer trace_entry)" {
 	launch execsnoop -j
 	exec_at /bin/true true "a b" port
-	wait_for "$OUT" "\"pid\":$E_PID," 5
+	await "$OUT" "\"pid\":$E_PID," 5
 	stop_tool
 	[ "$TOOL_STATUS" = 0 ]
 	check_out --argjson p "$E_PID" --argjson pp "$E_PPID" '
@@ -80,7 +80,7 @@ exec_at() {
 	launch exitsnoop -j -c "$comm"
 	read -r coded coded_ppid _ < <("$HELPERS/exit-with" "$comm" code 42)
 	read -r killed killed_ppid _ < <("$HELPERS/exit-with" "$comm" signal 9)
-	wait_for "$OUT" "\"pid\":$killed," 5
+	await "$OUT" "\"pid\":$killed," 5
 	stop_tool
 	[ "$TOOL_STATUS" = 0 ]
 	check_out --argjson p "$coded" --argjson pp "$coded_ppid" '
@@ -95,7 +95,7 @@ exec_at() {
 	tcomm=$(unique_comm)
 	"$HELPERS/sig-trigger" "$tcomm" wait >"$BATS_TEST_TMPDIR/target" &
 	JOBS+=" $!"
-	wait_for "$BATS_TEST_TMPDIR/target" '^[0-9]+$' 5
+	await "$BATS_TEST_TMPDIR/target" '^[0-9]+$' 5
 	target=$(head -1 "$BATS_TEST_TMPDIR/target")
 	scomm=$(unique_comm)
 	launch sigsnoop -j
@@ -103,7 +103,7 @@ exec_at() {
 	[ "$status" = 0 ]
 	[ "${lines[1]}" = 0 ]
 	sender=${lines[0]}
-	wait_for "$OUT" "\"comm\":\"$scomm\"" 5
+	await "$OUT" "\"comm\":\"$scomm\"" 5
 	stop_tool
 	[ "$TOOL_STATUS" = 0 ]
 	check_out --arg c "$scomm" --argjson p "$sender" --argjson t "$target" \
@@ -134,7 +134,7 @@ exec_at() {
 	run "$HELPERS/open-trigger" "$comm" - "$file" "$missing"
 	pid=${lines[0]} fd=${lines[1]}
 	[ "${lines[2]}" = -2 ]
-	wait_for "$OUT" "\"path\":\"$missing\"" 5
+	await "$OUT" "\"path\":\"$missing\"" 5
 	stop_tool
 	[ "$TOOL_STATUS" = 0 ]
 	check_out --argjson p "$pid" --argjson fd "$fd" --arg f "$file" \
@@ -154,7 +154,7 @@ exec_at() {
 	pid=${lines[0]}
 	[ "${lines[1]}" = 0 ]
 	[ "${lines[2]}" = -2 ]
-	wait_for "$OUT" "\"path\":\"$missing\"" 5
+	await "$OUT" "\"path\":\"$missing\"" 5
 	stop_tool
 	[ "$TOOL_STATUS" = 0 ]
 	check_out --argjson p "$pid" --arg f "$file" --arg m "$missing" '
@@ -173,7 +173,7 @@ exec_at() {
 	pid=${lines[0]}
 	[ "${lines[1]}" = "mount 0" ]
 	[ "${lines[3]}" = "mount -22" ]
-	wait_for "$OUT" '"size=bogus"' 5
+	await "$OUT" '"size=bogus"' 5
 	stop_tool
 	[ "$TOOL_STATUS" = 0 ]
 	check_out --argjson p "$pid" --arg d "$dir" '
@@ -204,7 +204,7 @@ exec_at() {
 		"$HELPERS/oom-hog" "$comm" >"$BATS_TEST_TMPDIR/hog" || status=$?
 	[ "$status" = 137 ]
 	hog=$(head -1 "$BATS_TEST_TMPDIR/hog")
-	wait_for "$OUT" "\"pid\":$hog," 10
+	await "$OUT" "\"pid\":$hog," 10
 	stop_tool
 	[ "$TOOL_STATUS" = 0 ]
 	check_out --argjson p "$hog" --arg c "$comm" '

@@ -44,7 +44,7 @@ block_traced() {
 	"$HELPERS/pipe-block" "$go" >"$BATS_TEST_TMPDIR/pid" &
 	PID=$!
 	JOBS+=" $PID"
-	wait_for "$BATS_TEST_TMPDIR/pid" '^[0-9]+$'
+	await "$BATS_TEST_TMPDIR/pid" '^[0-9]+$'
 	launch "$1" -p "$PID" -j "${@:2}"
 	touch "$go"
 	for ((i = 0; i < 100 * TIME_SCALE; i++)); do

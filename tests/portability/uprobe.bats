@@ -31,7 +31,7 @@ PYTHON=/usr/bin/python3
 		os.waitpid(pid, 0)
 	PY
 	read -r pid <"$BATS_TEST_TMPDIR/bash"
-	wait_for "$OUT" '"line":"exit"' 5
+	await "$OUT" '"line":"exit"' 5
 	stop_tool
 	[ "$TOOL_STATUS" = 0 ]
 	check_out --argjson p "$pid" '
@@ -48,7 +48,7 @@ PYTHON=/usr/bin/python3
 		"$BATS_TEST_TMPDIR/hosts" "$HELPERS/resolve" "$host"
 	[ "$status" = 0 ]
 	[ "$(grep -c ' found$' <<<"$output")" = 3 ]
-	wait_for "$OUT" "\"func\":\"gethostbyname2\"" 5
+	await "$OUT" "\"func\":\"gethostbyname2\"" 5
 	stop_tool
 	[ "$TOOL_STATUS" = 0 ]
 	check_out --argjson p "${lines[0]}" --arg h "$host" '
@@ -75,7 +75,7 @@ try:
 except ImportError:
     pass"
 	[ "$status" = 0 ]
-	wait_for "$OUT" "\"module\":\"${pkg}_missing\"" 5
+	await "$OUT" "\"module\":\"${pkg}_missing\"" 5
 	stop_tool
 	[ "$TOOL_STATUS" = 0 ]
 	check_out --argjson p "${lines[0]}" --arg m "$pkg" '
