@@ -362,7 +362,7 @@ FORCE:
 #   make portability [VM_KERNEL=K]    each tool once against a known trigger
 #                                     in kernel K, or in each of
 #                                     PORTABILITY_KERNELS, then their objects
-#                                     compared (make -j3: the guests at once)
+#                                     compared (make -j4: the guests at once)
 #   make check-repro                  clean builds give byte-identical objects
 #   make min-btf [KERNEL_BTF=FILE]    $(BUILD)/btf/min.btf for BTF-less hosts
 #   make bpf-skels                    only the BPF objects and skeletons
@@ -370,7 +370,7 @@ FORCE:
 KERNEL_BTF ?= /sys/kernel/btf/vmlinux
 VM_TIMEOUT ?= 2400
 VM_KERNEL ?=
-PORTABILITY_KERNELS ?= 5.10 6.1-rt 6.12
+PORTABILITY_KERNELS ?= 5.10 6.1-rt 6.12 6.1
 PORTABILITY_RUNS := $(or $(VM_KERNEL),$(PORTABILITY_KERNELS))
 TOOL_BPF_OBJS := $(patsubst %,$(OBJ)/bpf/%.bpf.o,$(TOOLS))
 BPF_SKELS := $(patsubst %,$(GEN)/%.skel.h,$(TOOLS) $(notdir $(TEST_PROGS)))
