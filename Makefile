@@ -355,13 +355,21 @@ FORCE:
 # --- portability ---
 # Portable CO-RE, proven (see README "Portability"):
 #
-#   make test-vm                      integration suite in Debian's 6.1 kernel
+#   make test-vm [VM_KERNEL=K]        integration suite in Debian's 6.1 kernel
+#                                     (or K: 5.10, 6.1-rt, 6.12)
+#   make portability [VM_KERNEL=K]    each tool once against a known trigger
+#                                     in kernel K, or in each of
+#                                     PORTABILITY_KERNELS, then their objects
+#                                     compared (make -j4: the guests at once)
 #   make check-repro                  clean builds give byte-identical objects
 #   make min-btf [KERNEL_BTF=FILE]    $(BUILD)/btf/min.btf for BTF-less hosts
 #   make bpf-skels                    only the BPF objects and skeletons
 
 KERNEL_BTF ?= /sys/kernel/btf/vmlinux
 VM_TIMEOUT ?= 2400
+VM_KERNEL ?=
+PORTABILITY_KERNELS ?= 5.10 6.1-rt 6.12 6.1
+PORTABILITY_RUNS := $(or $(VM_KERNEL),$(PORTABILITY_KERNELS))
 TOOL_BPF_OBJS := $(patsubst %,$(OBJ)/bpf/%.bpf.o,$(TOOLS))
 BPF_SKELS := $(patsubst %,$(GEN)/%.skel.h,$(TOOLS) $(notdir $(TEST_PROGS)))
 
@@ -386,7 +394,22 @@ check-repro:
 test-vm:
 	$(Q)tools/deps.sh $(TEST_DEPS) vm
 	$(Q)$(MAKE) --no-print-directory tests-build
-	$(Q)tools/test-vm --build $(BUILD) --timeout $(VM_TIMEOUT)
+	$(Q)tools/test-vm --build $(BUILD) --kernel $(or $(VM_KERNEL),6.1) \
+		--timeout $(VM_TIMEOUT)
+
+# One guest per kernel (each runs on one host CPU); a kernel's failures
+# do not stop the others: the report at the end says them all.
+.PHONY: portability portability-build
+portability: $(addprefix portability-,$(PORTABILITY_RUNS))
+	$(Q)tools/vm/portability-report $(BUILD) $(PORTABILITY_RUNS)
+
+portability-build:
+	$(Q)tools/deps.sh $(TEST_DEPS) vm
+	$(Q)$(MAKE) --no-print-directory tests-build
+
+portability-%: portability-build
+	-$(Q)tools/test-vm --build $(BUILD) --kernel $* --portability \
+		--timeout $(VM_TIMEOUT)
 # --- end portability ---
 
 # --- reliability ---
