@@ -6,7 +6,6 @@
  * or by pid parity) and hello-attach (chapter 7: six attach types).
  */
 #include <errno.h>
-#include <stdio.h>
 #include "channel.h"
 #include "cli.h"
 #include "diag.h"

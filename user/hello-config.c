@@ -6,11 +6,11 @@
  * read-only variable that greets by pid parity.
  */
 #include <errno.h>
-#include <stdio.h>
 #include <string.h>
 #include "channel.h"
 #include "cli.h"
 #include "diag.h"
+#include "output.h"
 #include "run.h"
 #include "setup.h"
 #include "hello-config.h"
