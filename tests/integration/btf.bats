@@ -126,11 +126,11 @@ members() {
 	done
 }
 
-@test "btf: hello-buffer with --btf and no kernel BTF delivers an exec" {
-	start_tool hello-buffer --btf "$MIN_BTF" -P
+@test "btf: hello-attach with --btf and no kernel BTF delivers an exec" {
+	start_tool hello-attach --btf "$MIN_BTF"
 	comm=$(unique_comm)
 	pid=$("$HELPERS/execas" "$comm" /bin/true)
-	wait_for "$OUT" "^$pid 0 $comm Hello World /bin/true\$" 10
+	wait_for "$OUT" "^$pid 0 $comm tracepoint /bin/true\$" 10
 	stop_tool
 	[ "$TOOL_STATUS" = 0 ]
 	[ "$(grep -c " $comm " "$OUT")" = 1 ]

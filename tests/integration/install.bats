@@ -103,7 +103,7 @@ complete_words() {
 	# The common options too (--max-series, from the cli room).
 	[ "$(complete_words bpfkit-execsnoop --max)" = "$(printf '%s\n' --max-args --max-series)" ]
 	[ "$(complete_words bpfkit-syscount --metrics-)" = --metrics-labels ]
-	[ "$(complete_words bpfkit-hello-buffer --att)" = --attach ]
+	[ "$(complete_words bpfkit-hello-attach --att)" = --attach ]
 	[ -z "$(complete_words bpfkit-syscount --att)" ]
 	complete_words bpfkit-execsnoop -u ro | grep -qx root
 	[ "$(complete_words bpfkit-opensnoop --btf "$ROOT/LICEN")" = "$ROOT/LICENSE" ]

@@ -114,7 +114,7 @@ verified() {
 	# then parses. Their own tests check the values on this kernel.
 	local t
 	for t in execsnoop exitsnoop opensnoop statsnoop sigsnoop syscount \
-		mountsnoop oomkill hello-map hello-buffer; do
+		mountsnoop oomkill hello-map hello-attach; do
 		phases "$t"
 		grep -qE "phase kernel BTF: [0-9.]+ ms$" <<<"$PHASES"
 		grep -qE "^libbpf: sec '[^']+': found [1-9][0-9]* CO-RE relocations$" \

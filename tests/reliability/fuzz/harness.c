@@ -6,9 +6,9 @@
  * reachable; each input is a record as the channel would deliver it.
  *
  * Input: byte 0 picks the output (bit 0: JSON) and the callback's context
- * flag (bit 1: a zeroed context whose first byte is 0 or 1, e.g.
- * hello-buffer's "with ATTACH column"); the rest is the record, SIZE bytes
- * in a buffer of exactly SIZE, so that any read past it is caught.
+ * flag (bit 1: a zeroed context whose first byte is 0 or 1, for a
+ * callback that takes a flag); the rest is the record, SIZE bytes in a
+ * buffer of exactly SIZE, so that any read past it is caught.
  *
  * BPFKIT_FUZZ_ARGS, e.g. "-T -P", gives the tool's options.
  *
