@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # Portability, the suite itself: every kernel runs the same CO-RE objects
 # and tools, byte for byte (their checksums, recorded here per kernel, are
-# compared across kernels by tools/vm/compare-objects), and every tool of
+# compared across kernels by tools/vm/portability-report), and every tool of
 # bpf/ has its test in this suite.
 
 bats_require_minimum_version 1.5.0

@@ -37,6 +37,38 @@ exec_at() {
 		(.[0] | .pid == $p and .uid == 0 and .message == "Hello World")'
 }
 
+@test "hello-config: root's -m greeting and nobody's pid parity (perf buffer)" {
+	comm=$(unique_comm)
+	launch hello-config -j -c "$comm" -m 0=Hey --even-odd
+	root=$("$HELPERS/execas" "$comm" /bin/true)
+	nobody=$(setpriv --reuid=65534 --regid=65534 --clear-groups \
+		"$HELPERS/execas" "$comm" /bin/true)
+	await "$OUT" "\"pid\":$nobody," 5
+	stop_tool
+	[ "$TOOL_STATUS" = 0 ]
+	parity=$( ((nobody % 2)) && echo Odd || echo Even)
+	check_out --argjson r "$root" --argjson n "$nobody" --arg m "$parity pid" '
+		map(select(.pid)) | length == 2 and
+		any(.pid == $r and .uid == 0 and .message == "Hey") and
+		any(.pid == $n and .uid == 65534 and .message == $m)'
+}
+
+@test "hello-attach: an exec's path from each attach type this kernel has" {
+	local type
+	for type in tracepoint tp_btf raw_tp fentry ksyscall kprobe; do
+		comm=$(unique_comm)
+		launch hello-attach -j -c "$comm" --attach="$type"
+		pid=$("$HELPERS/execas" "$comm" /bin/true)
+		await "$OUT" "\"pid\":$pid," 5
+		stop_tool
+		[ "$TOOL_STATUS" = 0 ]
+		check_out --argjson p "$pid" --arg t "$type" '
+			map(select(.pid)) | length == 1 and
+			(.[0] | .pid == $p and .uid == 0 and .attach == $t and
+			 .path == "/bin/true")'
+	done
+}
+
 @test "hello-map: 4 execs of a fresh uid counted exactly" {
 	uid=$((50000 + RANDOM % 10000))
 	launch hello-map -j -i 1
