@@ -752,21 +752,18 @@ static void report_bad_option(const struct argp_option *opts,
 			   bpfkit_opts.tool);
 }
 
-/* Give each room its part of the options; the channel's goes at load. */
+/*
+ * Give each room its part of the options; the channel's goes at load, the
+ * run's --drop-privileges at the run.
+ */
 static void hand_out(const struct bpfkit_opts *opts)
 {
-	const struct bpfkit_run_opts run = {
-		.duration = opts->duration,
-		.wake_ms = opts->channel.latency_ms,
-		.drop = opts->drop,
-	};
-
 	bpfkit_setup_logging(opts->verbose);
 	bpfkit_output_init(&opts->output);
 	bpfkit_hist_init(&opts->hist);
 	bpfkit_metrics_init(&opts->metrics);
 	bpfkit_net_init(&opts->net);
-	bpfkit_run_init(&run);
+	bpfkit_run_init(opts->duration);
 }
 
 /*

@@ -70,7 +70,7 @@ struct bpfkit_opts {
 	double duration; /* -d: seconds to run; 0: until a signal */
 	bool verbose; /* -v: libbpf's own log */
 	const char *btf_path; /* --btf: kernel BTF for kernels without one */
-	struct bpfkit_drop_opts drop; /* --drop-privileges: the run loop's */
+	struct bpfkit_drop_opts drop; /* --drop-privileges: bpfkit_run()'s */
 	struct bpfkit_map_size test_map; /* --test-map-entries: setup's */
 };
 

@@ -419,17 +419,6 @@ bool bpfkit_tp_btf_autoload(struct bpf_program *const *tp_btf,
 	return ok;
 }
 
-__u64 bpfkit_prog_skipped_runs(const struct bpf_program *p)
-{
-	struct bpf_prog_info info = {};
-	__u32 len = sizeof(info);
-	int fd = bpf_program__fd(p);
-
-	if (fd < 0 || bpf_obj_get_info_by_fd(fd, &info, &len))
-		return 0;
-	return info.recursion_misses;
-}
-
 int bpfkit_kernel_funcs(struct bpfkit_kernel_func *funcs, size_t n)
 {
 	struct bpfkit_kernel_func *open = NULL; /* found, its end not yet */

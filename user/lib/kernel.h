@@ -120,13 +120,6 @@ int bpfkit_syscall_func(const struct btf *btf, const char *name, char *buf,
 bool bpfkit_has_cap(int cap);
 
 /*
- * Runs of program P that the kernel skipped because another BPF program
- * was running on that CPU at the time (its recursion_misses, since 5.12):
- * events nobody saw. 0 for a program not loaded or a kernel without it.
- */
-__u64 bpfkit_prog_skipped_runs(const struct bpf_program *p);
-
-/*
  * Load a two-instruction BPF_PROG_TYPE_TRACING program of ATTACH_TYPE on
  * kernel BTF id BTF_ID, to learn whether fentry/fexit (BPF trampolines) or
  * tp_btf work. Returns 0 or the kernel's -errno.

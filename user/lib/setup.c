@@ -553,3 +553,41 @@ void bpfkit_detach_sampling(struct bpfkit_sampling *s)
 	s->links = NULL;
 	s->ncpus = 0;
 }
+
+int bpfkit_run(struct bpfkit_channel *ch, const struct bpfkit_tick *tick)
+{
+	int err, ret;
+
+	err = bpfkit_metrics_start(ch, tick ? tick->interval_ms : 0);
+	if (err)
+		return err;
+	if (tick)
+		err = bpfkit_run_every(tick);
+	if (err) {
+		bpfkit_fail("start the interval timer", err);
+		return err;
+	}
+	err = bpfkit_drop_privileges(&bpfkit_opts.drop);
+	if (err)
+		return err;
+	bpfkit_output_start();
+	err = bpfkit_run_loop();
+
+	/* Drain and sum up, unless stdout went away or failed. */
+	bpfkit_metrics_stop();
+	if (ch && !bpfkit_check_stdout()) {
+		bpfkit_channel_drain(ch);
+		if (!bpfkit_check_stdout())
+			bpfkit_channel_summarize(ch);
+	}
+	ret = bpfkit_output_flush();
+	return ret < 0 ? ret : err;
+}
+
+int bpfkit_hist_run(struct bpfkit_hist_reader *r)
+{
+	struct bpfkit_tick tick = bpfkit_hist_tick(r);
+	int err = bpfkit_run(NULL, tick.interval_ms ? &tick : NULL);
+
+	return bpfkit_hist_end(r, err);
+}
