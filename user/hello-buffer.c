@@ -13,10 +13,12 @@
 #include "cli.h"
 #include "diag.h"
 #include "kernel.h"
+#include "ksyms.h"
 #include "names.h"
 #include "output.h"
 #include "run.h"
 #include "setup.h"
+#include "tracefs.h"
 #include "hello-buffer.h"
 #include "hello-buffer.skel.h"
 

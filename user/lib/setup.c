@@ -19,6 +19,7 @@
 #include "kernel.h"
 #include "metrics.h"
 #include "output.h"
+#include "privs.h"
 #include "setup.h"
 
 /* The CPU time this process has used so far, in ms. */
@@ -32,10 +33,11 @@ static double process_cpu_ms(void)
 
 /*
  * The kernel's BTF (5.5 MB on Linux 6.18, two copies while parsed) is
- * parsed and freed several times before load: by the kernel room's checks
- * and by libbpf. A fixed mmap threshold gives each copy back to the system
- * when freed; glibc's sliding one would put the later copies on the heap
- * and keep it, 11 MB of resident memory for the tool's life.
+ * parsed and freed several times before load: by the rooms' checks
+ * (bpfkit_kernel_btf()) and by libbpf. A fixed mmap threshold gives each
+ * copy back to the system when freed; glibc's sliding one would put the
+ * later copies on the heap and keep it, 11 MB of resident memory for the
+ * tool's life.
  */
 #define MMAP_THRESHOLD (128 * 1024) /* glibc's default, held fixed */
 

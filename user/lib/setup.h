@@ -22,8 +22,8 @@
 #include "channel.h"
 #include "cli.h"
 #include "histogram.h"
-#include "kernel.h"
 #include "run.h"
+#include "tracefs.h"
 
 /*
  * What every tool does first: parse the command line, then check
@@ -70,7 +70,7 @@ int bpfkit_attach_target(struct bpf_object_skeleton *s,
 
 /*
  * bpfkit_attach(), with FN set, with the exit programs the N syscalls of
- * TPS share (kernel.h: SEC("tracepoint")) attached first to each kept
+ * TPS share (tracefs.h: SEC("tracepoint")) attached first to each kept
  * syscall's sys_exit tracepoint, their links held by the channel.
  */
 int bpfkit_attach_syscalls(struct bpf_object_skeleton *s,
