@@ -187,7 +187,8 @@ TEST_DEPS := build test $(if $(filter clang-19,$(notdir $(CLANG))),clang19)
 # The README's test command: deps, build, every test, one summary line
 # (TESTS="tests/integration/FILE.bats ..." runs only those files). First
 # the tests' own checks (tests/runner/): tests/lint-bats finds no check
-# that cannot fail, and tests/run counts every failure of fake tests.
+# that cannot fail, tests/lib-floors no circle in the library's includes
+# (user/lib/floors), and tests/run counts every failure of fake tests.
 TESTS ?=
 .PHONY: test
 test:

@@ -10,6 +10,7 @@
 #include "cli.h"
 #include "diag.h"
 #include "histogram.h"
+#include "kernel.h"
 #include "output.h"
 #include "setup.h"
 #include "biolatency.h"

@@ -9,7 +9,6 @@
 #include "cli.h"
 #include "diag.h"
 #include "histogram.h"
-#include "kernel.h"
 #include "output.h"
 #include "setup.h"
 #include "cpudist.h"

@@ -12,10 +12,10 @@
 #include "channel.h"
 #include "cli.h"
 #include "diag.h"
-#include "kernel.h"
 #include "output.h"
 #include "run.h"
 #include "setup.h"
+#include "tracefs.h"
 #include "execsnoop.h"
 #include "execsnoop.skel.h"
 

@@ -15,6 +15,7 @@
 #include "cli.h"
 #include "diag.h"
 #include "kernel.h"
+#include "ksyms.h"
 #include "names.h"
 #include "output.h"
 #include "run.h"

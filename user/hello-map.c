@@ -13,12 +13,12 @@
 #include "channel.h"
 #include "cli.h"
 #include "diag.h"
-#include "kernel.h"
 #include "metrics.h"
 #include "names.h"
 #include "output.h"
 #include "run.h"
 #include "setup.h"
+#include "tracefs.h"
 #include "hello-map.h"
 #include "hello-map.skel.h"
 

@@ -14,9 +14,9 @@
 #include "channel.h"
 #include "cli.h"
 #include "diag.h"
-#include "kernel.h"
 #include "run.h"
 #include "setup.h"
+#include "tracefs.h"
 #include "hello.skel.h"
 
 #define READ_MS 50 /* read the pipe this often, and this long at most */

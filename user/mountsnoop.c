@@ -13,10 +13,10 @@
 #include "channel.h"
 #include "cli.h"
 #include "diag.h"
-#include "kernel.h"
 #include "output.h"
 #include "run.h"
 #include "setup.h"
+#include "tracefs.h"
 #include "mountsnoop.h"
 #include "mountsnoop.skel.h"
 

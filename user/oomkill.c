@@ -15,6 +15,7 @@
 #include "output.h"
 #include "run.h"
 #include "setup.h"
+#include "tracefs.h"
 #include "oomkill.h"
 #include "oomkill.skel.h"
 

@@ -9,9 +9,9 @@
 #include "cli.h"
 #include "diag.h"
 #include "histogram.h"
-#include "kernel.h"
 #include "output.h"
 #include "setup.h"
+#include "tracefs.h"
 #include "runqlat.h"
 #include "runqlat.skel.h"
 

@@ -13,11 +13,11 @@
 #include "channel.h"
 #include "cli.h"
 #include "diag.h"
-#include "kernel.h"
 #include "names.h"
 #include "output.h"
 #include "run.h"
 #include "setup.h"
+#include "tracefs.h"
 #include "sigsnoop.h"
 #include "sigsnoop.skel.h"
 

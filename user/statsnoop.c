@@ -11,10 +11,10 @@
 #include "channel.h"
 #include "cli.h"
 #include "diag.h"
-#include "kernel.h"
 #include "output.h"
 #include "run.h"
 #include "setup.h"
+#include "tracefs.h"
 #include "statsnoop.h"
 #include "statsnoop.skel.h"
 

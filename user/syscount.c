@@ -14,6 +14,7 @@
 #include "channel.h"
 #include "cli.h"
 #include "diag.h"
+#include "kernel.h"
 #include "metrics.h"
 #include "names.h"
 #include "output.h"

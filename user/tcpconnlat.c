@@ -9,11 +9,11 @@
 #include "cli.h"
 #include "diag.h"
 #include "histogram.h"
-#include "kernel.h"
 #include "net.h"
 #include "output.h"
 #include "run.h"
 #include "setup.h"
+#include "tracefs.h"
 #include "tcpconnlat.h"
 #include "tcpconnlat.skel.h"
 

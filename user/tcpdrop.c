@@ -14,13 +14,14 @@
 #include "channel.h"
 #include "cli.h"
 #include "diag.h"
-#include "kernel.h"
+#include "ksyms.h"
 #include "metrics.h"
 #include "net.h"
 #include "output.h"
 #include "run.h"
 #include "setup.h"
 #include "tally.h"
+#include "tracefs.h"
 #include "tcpdrop.h"
 #include "tcpdrop.skel.h"
 
@@ -464,7 +465,7 @@ static void find_softirq_code(volatile struct tcpdrop_code_range *r)
 	};
 	int i;
 
-	bpfkit_kernel_funcs(funcs, TCPDROP_SOFTIRQ_FUNCS);
+	bpfkit_kernel_funcs(NULL, funcs, TCPDROP_SOFTIRQ_FUNCS);
 	for (i = 0; i < TCPDROP_SOFTIRQ_FUNCS; i++) {
 		r[i].start = funcs[i].start;
 		r[i].end = funcs[i].end;

@@ -8,11 +8,11 @@
 #include "channel.h"
 #include "cli.h"
 #include "diag.h"
-#include "kernel.h"
 #include "net.h"
 #include "output.h"
 #include "run.h"
 #include "setup.h"
+#include "tracefs.h"
 #include "tcplife.h"
 #include "tcplife.skel.h"
 

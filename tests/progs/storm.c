@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <unistd.h>
+#include <sys/epoll.h>
 #include "channel.h"
 #include "cli.h"
 #include "diag.h"
@@ -65,18 +66,21 @@ static void on_stock_lost(void *ctx, int cpu, __u64 cnt)
 	stock_lost += cnt;
 }
 
-/* The stock loop body: block in perf_buffer__poll() like the peers do. */
-static int poll_stock(void *pb)
+/*
+ * The stock reader: whenever the perf buffers wake the run loop, libbpf
+ * reads them all (a poll of its epoll set would find their wakeups taken
+ * by the loop's).
+ */
+static int consume_stock(void *pb)
 {
-	int err = perf_buffer__poll(pb, 100);
+	int err = perf_buffer__consume(pb);
 
-	return err < 0 && err != -EINTR ? err : 0;
+	return err < 0 ? err : 0;
 }
 
-/* The baseline: what libbpf-bootstrap and libbpf-tools do. */
+/* The baseline: libbpf's stock perf buffer, as libbpf-tools set it up. */
 static int run_stock(struct storm_bpf *skel)
 {
-	struct bpfkit_tick tick = { .interval_ms = 0, .fn = poll_stock };
 	struct perf_buffer *pb;
 	int err = 0;
 
@@ -84,10 +88,12 @@ static int run_stock(struct storm_bpf *skel)
 			      on_stock_event, on_stock_lost, NULL, NULL);
 	if (!pb)
 		return -errno;
-	tick.ctx = pb;
-	err = bpfkit_attach(skel->skeleton, NULL, NULL, NULL);
+	err = bpfkit_run_watch(perf_buffer__epoll_fd(pb), EPOLLIN,
+			       consume_stock, pb);
 	if (!err)
-		err = bpfkit_run(NULL, &tick);
+		err = bpfkit_attach(skel->skeleton, NULL, NULL, NULL);
+	if (!err)
+		err = bpfkit_run(NULL, NULL);
 	perf_buffer__consume(pb);
 	fprintf(stderr, "storm: %llu events, %llu lost\n", stock_delivered,
 		stock_lost);

@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 #include "cli.h"
+#include "diag.h"
 
 static void test_parse_ulong(void **state)
 {

@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
  * The kernel room: the kernel's BTF as libbpf parses it, loaded once per
- * process and let go before load; kernel functions from /proc/kallsyms;
- * the kernel's release.
+ * process and let go before load; the kernel's release.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -80,38 +79,6 @@ static void test_kernel_btf_once(void **state)
 	assert_int_equal(errno, ENOENT);
 }
 
-/*
- * Kernel functions from /proc/kallsyms: a range ending at the next symbol;
- * one the kernel lacks keeps 0; the first one wanted, found, ends the pass.
- */
-static void test_kernel_funcs(void **state)
-{
-	struct bpfkit_kernel_func missing[] = {
-		{ .name = "bpfkit_no_such_function" },
-		{ .name = "do_exit" },
-	};
-	struct bpfkit_kernel_func first[] = {
-		{ .name = "do_exit" },
-		{ .name = "bpfkit_no_such_function" },
-	};
-	int n;
-
-	n = bpfkit_kernel_funcs(missing, 2);
-	if (n <= 0)
-		skip(); /* addresses hidden: not root, or kptr_restrict */
-	assert_int_equal(n, 1);
-	assert_int_equal(missing[0].start, 0);
-	assert_int_equal(missing[0].end, 0);
-	assert_true(missing[1].start);
-	assert_true(missing[1].end > missing[1].start);
-	assert_true(missing[1].end - missing[1].start < 1 << 20);
-	/* do_exit found, nothing else is looked for: the same range. */
-	assert_int_equal(bpfkit_kernel_funcs(first, 2), 1);
-	assert_int_equal(first[0].start, missing[1].start);
-	assert_int_equal(first[0].end, missing[1].end);
-	assert_int_equal(first[1].start, 0);
-}
-
 /* The release uname gives, compared by major and minor numbers. */
 static void test_kernel_at_least(void **state)
 {
@@ -131,7 +98,6 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_kernel_btf_once),
-		cmocka_unit_test(test_kernel_funcs),
 		cmocka_unit_test(test_kernel_at_least),
 	};
 

@@ -77,20 +77,24 @@ static void test_escaping(void **state)
 
 static void test_histogram_in_seconds(void **state)
 {
-	const struct bpfkit_hist_cfg log2 = { .unit_ns = 1000 };
-	const struct bpfkit_hist_cfg lin = { .unit_ns = 1000000,
-					     .linear_step = 5 };
+	__u64 log2[BPFKIT_HIST_SLOTS - 1], lin[BPFKIT_HIST_SLOTS - 1];
 	struct bpfkit_hist h = { .count = 6, .sum_ns = 1500000123 };
 	struct bpfkit_metrics *m = bpfkit_metrics_new(0);
 	char *out;
+	int i;
 
+	/* Log2 buckets of microseconds; linear ones 5 ms wide. */
+	for (i = 0; i < BPFKIT_HIST_SLOTS - 1; i++) {
+		log2[i] = (2ULL << i) * 1000;
+		lin[i] = (i + 1) * 5 * 1000000ULL;
+	}
 	h.slots[0] = 1; /* 0-1 us */
 	h.slots[1] = 2; /* 2-3 us */
 	h.slots[BPFKIT_HIST_SLOTS - 1] = 3; /* all above */
 	bpfkit_metrics_family(m, "lat_seconds", BPFKIT_HISTOGRAM, "Latency");
-	bpfkit_metrics_add_hist(m, NULL, &log2, &h);
+	bpfkit_metrics_add_hist(m, NULL, log2, &h);
 	bpfkit_metrics_family(m, "lin_seconds", BPFKIT_HISTOGRAM, "Linear");
-	bpfkit_metrics_add_hist(m, (const char *[]){ "pid", "7", NULL }, &lin,
+	bpfkit_metrics_add_hist(m, (const char *[]){ "pid", "7", NULL }, lin,
 				&h);
 	out = written(m);
 	/* Bucket i's upper edge: 2^(i+1) units, exactly, cumulative. */

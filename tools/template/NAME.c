@@ -132,7 +132,7 @@ int main(int argc, char **argv)
 	 * A program whose target is known only now, e.g. SEC("kprobe") on a
 	 * kernel function found at run time, is attached by hand with
 	 * bpfkit_attach_target() instead (as hello-attach does), after
-	 * checking that this kernel can attach it (kernel.h):
+	 * checking that this kernel can attach it (ksyms.h):
 	 *
 	 *	struct bpfkit_target t = { skel->progs.handle, func,
 	 *				   "attach to FUNC" };

@@ -7,8 +7,8 @@
 #include <string.h>
 #include <unistd.h>
 #include "blockio.h"
-#include "cli.h"
-#include "kernel.h"
+#include "diag.h"
+#include "tracefs.h"
 
 void bpfkit_blockio_prepare(struct bpf_program *io_start,
 			    struct bpf_program *insert, bool queued)

@@ -16,8 +16,8 @@
 #include <bpf/bpf.h>
 #include "channel.h"
 #include "diag.h"
-#include "kernel.h"
 #include "output.h"
+#include "run.h"
 
 /* Wake the reader at once when it was last woken this long ago. */
 #define WAKEUP_BUDGET_NS 1000000ULL
@@ -28,6 +28,7 @@
 #define PASS_CHECK 64 /* records between looks at the clock */
 #define SETTLE_NS 2000000 /* the drain's counts must hold still this long */
 #define DRAIN_IDLE_NS 100000000 /* and it gives up after so long in vain */
+#define LOSS_REPORT_NS 1000000000ULL /* at most one loss report a second */
 
 struct bpfkit_channel {
 	struct bpfkit_channel_opts opts;
@@ -35,7 +36,6 @@ struct bpfkit_channel {
 	struct perf_buffer *pb; /* one of pb and rb is set */
 	struct perf_buffer *doorbells; /* with pb: wake the reader early */
 	struct ring_buffer *rb;
-	int epoll_fd; /* libbpf's epoll sets of the perf buffers, doorbells */
 	struct bpfkit_perf_merge merge; /* of pb's buffers */
 	size_t taking; /* the buffer libbpf is reading for the merge */
 	int stats_fd;
@@ -43,7 +43,7 @@ struct bpfkit_channel {
 	struct bpfkit_stats *percpu; /* scratch for reading bpfkit_stats */
 	struct bpfkit_sink sink;
 	struct bpfkit_channel_stats reported; /* the loss reported so far */
-	__u64 last_flush_ns;
+	__u64 next_report_ns; /* when a loss may be reported next */
 	/* Links of skel's programs besides its own (bpfkit_channel_add_link) */
 	struct bpf_link **links;
 	size_t nr_links;
@@ -309,21 +309,7 @@ static int consume_ring(struct bpfkit_channel *ch)
 	return ch->sink.delivered - before;
 }
 
-/* Have the epoll set of every buffer of PB wake the reader. */
-static int watch(struct bpfkit_channel *ch, struct perf_buffer *pb)
-{
-	struct epoll_event ev = { .events = EPOLLIN };
-
-	return epoll_ctl(ch->epoll_fd, EPOLL_CTL_ADD, perf_buffer__epoll_fd(pb),
-			 &ev) ?
-		       -errno :
-		       0;
-}
-
-/*
- * The perf buffers, their doorbells (which wake the reader at their every
- * record) and an epoll set that waits for either.
- */
+/* The perf buffers and their doorbells (which wake at their every record). */
 static int open_perf(struct bpfkit_channel *ch, struct bpf_object *obj)
 {
 	struct bpf_map *map = bpf_object__find_map_by_name(obj, "bpfkit_perf");
@@ -337,7 +323,6 @@ static int open_perf(struct bpfkit_channel *ch, struct bpf_object *obj)
 		.sample_period = 1,
 		.wakeup_events = ch->opts.wakeup,
 	};
-	int err;
 
 	/* perf_buffer__new() wakes at every record: the raw one takes attr. */
 	ch->pb = perf_buffer__new_raw(bpf_map__fd(map), ch->opts.pages, &attr,
@@ -356,15 +341,70 @@ static int open_perf(struct bpfkit_channel *ch, struct bpf_object *obj)
 		.ctx = ch,
 	};
 	ch->merge.next = calloc(ch->merge.n, sizeof(*ch->merge.next));
-	if (!ch->merge.next)
-		return -ENOMEM;
-	ch->epoll_fd = epoll_create1(EPOLL_CLOEXEC);
-	if (ch->epoll_fd < 0)
-		return -errno;
-	err = watch(ch, ch->pb);
-	if (!err)
-		err = watch(ch, ch->doorbells);
-	return err;
+	return ch->merge.next ? 0 : -ENOMEM;
+}
+
+static void report_loss(struct bpfkit_channel *ch);
+
+/*
+ * Start a pass of reading: it ends after PASS_NS, or on a stop; on the perf
+ * buffers it delivers the records stamped before it began (later ones wait
+ * for the next pass, so that they come in time order after those of the
+ * other CPUs that are on their way now).
+ */
+static void begin_pass(struct bpfkit_channel *ch)
+{
+	__u64 now = now_ns();
+
+	ch->merge.horizon_ns = now;
+	ch->sink.pass_end_ns = now + PASS_NS;
+}
+
+/* Deliver the pending records now, in one pass. */
+static int read_pass(struct bpfkit_channel *ch)
+{
+	begin_pass(ch);
+	if (ch->rb)
+		return consume_ring(ch);
+	return read_perf(ch);
+}
+
+/*
+ * The run loop's handler of the buffers' wakeups (perf: or a doorbell's)
+ * and of the --latency timer, which delivers what batched wakeups leave
+ * behind: read the buffers, and report the losses once a second at most.
+ */
+static int on_wakeup(void *ctx)
+{
+	struct bpfkit_channel *ch = ctx;
+	int err = read_pass(ch);
+
+	if (err < 0) {
+		bpfkit_fail("read events", err);
+		return err;
+	}
+	if (now_ns() >= ch->next_report_ns) {
+		report_loss(ch);
+		ch->next_report_ns = now_ns() + LOSS_REPORT_NS;
+	}
+	return 0;
+}
+
+/* Have the run loop read the buffers when they wake, and every --latency. */
+static int watch_buffers(struct bpfkit_channel *ch)
+{
+	const struct bpfkit_tick flush = { ch->opts.latency_ms, on_wakeup, ch };
+	int fds[2] = { -1, -1 }, i, err = 0;
+
+	if (ch->rb) {
+		fds[0] = ring_buffer__epoll_fd(ch->rb);
+	} else {
+		fds[0] = perf_buffer__epoll_fd(ch->pb);
+		fds[1] = perf_buffer__epoll_fd(ch->doorbells);
+	}
+	for (i = 0; i < 2 && fds[i] >= 0 && !err; i++)
+		err = bpfkit_run_watch(fds[i], EPOLLIN, on_wakeup, ch);
+	return err ?: bpfkit_run_every(&flush);
 }
 
 struct bpfkit_channel *
@@ -382,7 +422,6 @@ bpfkit_channel_open(struct bpf_object_skeleton *skel,
 	ch = calloc(1, sizeof(*ch));
 	if (!ch)
 		return NULL;
-	ch->epoll_fd = -1;
 	if (!stats || !ring) {
 		err = -EINVAL;
 		goto err_out;
@@ -391,9 +430,10 @@ bpfkit_channel_open(struct bpf_object_skeleton *skel,
 	ch->skel = skel;
 	ch->sink.fn = fn;
 	ch->sink.ctx = ctx;
+	ch->sink.stop = bpfkit_stop_flag();
 	ch->stats_fd = bpf_map__fd(stats);
 	ch->ncpus = libbpf_num_possible_cpus();
-	ch->last_flush_ns = now_ns();
+	ch->next_report_ns = now_ns() + LOSS_REPORT_NS;
 	ch->percpu = calloc(ch->ncpus, sizeof(*ch->percpu));
 	if (!ch->percpu) {
 		err = -ENOMEM;
@@ -406,6 +446,8 @@ bpfkit_channel_open(struct bpf_object_skeleton *skel,
 	} else {
 		err = open_perf(ch, obj);
 	}
+	if (!err)
+		err = watch_buffers(ch);
 	if (err)
 		goto err_out;
 	return ch;
@@ -414,96 +456,6 @@ err_out:
 	bpfkit_channel_free(ch);
 	errno = -err;
 	return NULL;
-}
-
-/*
- * Start a pass of reading: it ends after PASS_NS, or on a stop; on the perf
- * buffers it delivers the records stamped before it began (later ones wait
- * for the next pass, so that they come in time order after those of the
- * other CPUs that are on their way now).
- */
-static void begin_pass(struct bpfkit_channel *ch)
-{
-	__u64 now = now_ns();
-
-	ch->merge.horizon_ns = now;
-	ch->sink.pass_end_ns = now + PASS_NS;
-}
-
-/* Deliver the pending records now, in one pass. */
-static int flush(struct bpfkit_channel *ch)
-{
-	ch->last_flush_ns = now_ns();
-	begin_pass(ch);
-	if (ch->rb)
-		return consume_ring(ch);
-	return read_perf(ch);
-}
-
-/*
- * Wait with SIGMASK, the signal mask from then on, so that a stop signal
- * held back until the wait can end a long pass; return what the wait did.
- */
-static int wait_for_records(int epoll_fd, struct epoll_event *events, int max,
-			    int timeout_ms, const sigset_t *sigmask)
-{
-	int n = epoll_pwait(epoll_fd, events, max, timeout_ms, sigmask);
-	int err = n < 0 ? -errno : n;
-
-	sigprocmask(SIG_SETMASK, sigmask, NULL);
-	return err;
-}
-
-/* Wait for a wakeup (perf: or a doorbell), then read the buffers. */
-static int wait_and_read(struct bpfkit_channel *ch, int timeout_ms,
-			 const sigset_t *sigmask)
-{
-	struct epoll_event ev;
-	int n, err;
-
-	if (ch->rb) {
-		n = wait_for_records(ring_buffer__epoll_fd(ch->rb), &ev, 1,
-				     timeout_ms, sigmask);
-		begin_pass(ch);
-		return n > 0 ? consume_ring(ch) : n;
-	}
-	n = wait_for_records(ch->epoll_fd, &ev, 1, timeout_ms, sigmask);
-	begin_pass(ch);
-	if (n <= 0)
-		return n;
-	err = read_perf(ch);
-	return err ? err : n;
-}
-
-int bpfkit_channel_poll(struct bpfkit_channel *ch, int timeout_ms,
-			const sigset_t *sigmask,
-			const volatile sig_atomic_t *stop)
-{
-	int n;
-
-	ch->sink.stop = stop;
-	n = wait_and_read(ch, timeout_ms, sigmask);
-	if (n == -EINTR)
-		n = 0;
-	if (n < 0)
-		return n;
-	/* Batched wakeups leave records behind: flush them in time. */
-	if (now_ns() - ch->last_flush_ns >= ch->opts.latency_ms * 1000000ULL) {
-		int m = flush(ch);
-
-		if (m < 0)
-			return m;
-		n += m;
-	}
-	return n;
-}
-
-int bpfkit_channel_watch(struct bpfkit_channel *ch, int fd)
-{
-	struct epoll_event ev = { .events = EPOLLIN };
-	int epoll_fd = ch->rb ? ring_buffer__epoll_fd(ch->rb) : ch->epoll_fd;
-
-	return epoll_ctl(epoll_fd, EPOLL_CTL_ADD, fd, &ev) ? -errno : 0;
 }
 
 void bpfkit_channel_tally(const struct bpfkit_stats *percpu, int ncpus,
@@ -572,7 +524,8 @@ static __u64 lost_for(const struct bpfkit_channel_stats *s, size_t reason)
 	return *(const __u64 *)((const char *)s + loss_reasons[reason].at);
 }
 
-void bpfkit_channel_report_loss(struct bpfkit_channel *ch)
+/* Report the records lost since the last report, if any. */
+static void report_loss(struct bpfkit_channel *ch)
 {
 	struct bpfkit_channel_stats s;
 	struct bpfkit_json j;
@@ -682,7 +635,7 @@ void bpfkit_channel_drain(struct bpfkit_channel *ch)
 	detached_ns = now_ns();
 	ch->sink.stop = NULL;
 	while (idle_ns < DRAIN_IDLE_NS) {
-		if (flush(ch) < 0 || bpfkit_channel_stats(ch, &s))
+		if (read_pass(ch) < 0 || bpfkit_channel_stats(ch, &s))
 			break;
 		if (now_ns() - detached_ns > DRAIN_IDLE_NS) {
 			if (late && s.produced != late_produced)
@@ -702,17 +655,28 @@ void bpfkit_channel_drain(struct bpfkit_channel *ch)
 		}
 		last = s;
 	}
-	bpfkit_channel_report_loss(ch);
+	report_loss(ch);
 }
 
-/* Runs of the channel's programs the kernel skipped (nested BPF runs). */
+/*
+ * Runs of the channel's programs the kernel skipped because another BPF
+ * program was running on that CPU (their recursion_misses, Linux 5.12 on):
+ * events nobody saw.
+ */
 static __u64 skipped_runs(const struct bpfkit_channel *ch)
 {
+	struct bpf_prog_info info;
 	__u64 n = 0;
-	int i;
+	__u32 len;
+	int i, fd;
 
-	for (i = 0; i < ch->skel->prog_cnt; i++)
-		n += bpfkit_prog_skipped_runs(*ch->skel->progs[i].prog);
+	for (i = 0; i < ch->skel->prog_cnt; i++) {
+		memset(&info, 0, sizeof(info));
+		len = sizeof(info);
+		fd = bpf_program__fd(*ch->skel->progs[i].prog);
+		if (fd >= 0 && !bpf_obj_get_info_by_fd(fd, &info, &len))
+			n += info.recursion_misses;
+	}
 	return n;
 }
 
@@ -771,8 +735,6 @@ void bpfkit_channel_free(struct bpfkit_channel *ch)
 	for (i = 0; i < ch->nr_links; i++)
 		bpf_link__destroy(ch->links[i]);
 	free(ch->links);
-	if (ch->epoll_fd >= 0)
-		close(ch->epoll_fd);
 	for (i = 0; ch->merge.next && i < ch->merge.n; i++)
 		free(ch->merge.next[i].data);
 	free(ch->merge.next);

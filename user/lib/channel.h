@@ -2,11 +2,14 @@
 /*
  * The user side of the event channel: one reader over the perf buffer or the
  * ring buffer, with batched wakeups, timed flushes and exact loss counts,
- * which it reports as they happen and sums up at the end.
+ * which it reports as they happen and sums up at the end. The run loop
+ * (run.h) reads it once it is open.
  *
  *	bpfkit_channel_prepare(obj, &rodata->bpfkit_channel_cfg, &opts);
  *	ch = bpfkit_channel_open(skel, &opts, fn, ctx);	after load
- *	bpfkit_run(ch, NULL);				poll until told to stop
+ *	err = bpfkit_run_loop();			until told to stop
+ *	bpfkit_channel_drain(ch);
+ *	bpfkit_channel_summarize(ch);
  */
 #ifndef BPFKIT_CHANNEL_H
 #define BPFKIT_CHANNEL_H
@@ -82,7 +85,9 @@ int bpfkit_channel_prepare(struct bpf_object *obj,
 
 /*
  * After load: start reading the records of SKEL's programs, which the drain
- * detaches. Returns NULL and sets errno on failure.
+ * detaches: in the next bpfkit_run_loop(), whenever the buffers wake it and
+ * every --latency, a pass of reading that a stop (bpfkit_stop_flag()) or a
+ * few milliseconds end. Returns NULL and sets errno on failure.
  */
 struct bpfkit_channel *
 bpfkit_channel_open(struct bpf_object_skeleton *skel,
@@ -90,31 +95,11 @@ bpfkit_channel_open(struct bpf_object_skeleton *skel,
 		    void *ctx);
 
 /*
- * Wait up to TIMEOUT_MS for records with the signal mask SIGMASK (see
- * epoll_pwait(2)), which stays from then on, and deliver them; flush when
- * due. Each pass of reading ends after a few milliseconds, or at once when
- * *STOP is set (by a signal handler, say), so that the caller comes back
- * and a stop is seen however fast records come.
- */
-int bpfkit_channel_poll(struct bpfkit_channel *ch, int timeout_ms,
-			const sigset_t *sigmask,
-			const volatile sig_atomic_t *stop);
-
-/*
- * Have FD's readiness (say, another epoll set's) end bpfkit_channel_poll()'s
- * wait too. 0 or -errno.
- */
-int bpfkit_channel_watch(struct bpfkit_channel *ch, int fd);
-
-/*
  * Current counts; after bpfkit_channel_drain(), delivered + lost ==
  * produced.
  */
 int bpfkit_channel_stats(struct bpfkit_channel *ch,
 			 struct bpfkit_channel_stats *stats);
-
-/* Report the records lost since the last report, if any. */
-void bpfkit_channel_report_loss(struct bpfkit_channel *ch);
 
 /*
  * At the end: detach the programs, deliver every record they produced

@@ -16,8 +16,9 @@
 #include <sys/vfs.h>
 #include <linux/magic.h>
 #include <bpf/btf.h>
+#include "cgroup.h"
 #include "cli.h"
-#include "kernel.h"
+#include "diag.h"
 #include "run.h"
 
 #ifndef BPFKIT_VERSION
@@ -177,18 +178,7 @@ static const struct {
 #define MAX_OPTIONS 64
 
 static const struct bpfkit_tool *cur_tool;
-static bool error_reported;
-
-int bpfkit_usage_error(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	bpfkit_verror(fmt, ap);
-	va_end(ap);
-	error_reported = true;
-	return EINVAL;
-}
+static bool error_reported; /* by a parser, in one line of its own */
 
 int bpfkit_parse_ulong(const char *name, const char *arg, unsigned long min,
 		       unsigned long max, unsigned long *out)
@@ -334,60 +324,6 @@ static int parse_comm(const char *arg, char *comm)
 			"invalid -c/--comm '%s': expected 1 to %d characters (the kernel keeps %d)",
 			arg, BPFKIT_COMM_LEN - 1, BPFKIT_COMM_LEN - 1);
 	memcpy(comm, arg, len + 1);
-	return 0;
-}
-
-/* Where to find cgroup v2 directories, for --cgroup's errors. */
-static const char *cgroup2_hint(void)
-{
-	static char hint[PATH_MAX + 64];
-	const char *dir = bpfkit_cgroup2_mount();
-
-	if (!dir)
-		return "cgroup v2 is not mounted (mount -t cgroup2 none DIR)";
-	snprintf(hint, sizeof(hint),
-		 "cgroup v2 is mounted at %s, give a directory under it", dir);
-	return hint;
-}
-
-/*
- * Open a cgroup v2 directory for the filter's cgroup array (setup's
- * bpfkit_load() puts FD there) and take its id, the kernfs id in its file
- * handle, as the BPF side's sign that --cgroup is set.
- */
-static int parse_cgroup(const char *arg, __u64 *id, int *fd)
-{
-	struct {
-		struct file_handle fh;
-		__u64 id;
-	} h = { .fh.handle_bytes = sizeof(__u64) };
-	struct statfs st;
-	int mount_id, dir;
-
-	if (statfs(arg, &st))
-		return bpfkit_usage_error("invalid --cgroup '%s': %s; %s", arg,
-					  strerror(errno), cgroup2_hint());
-	if (st.f_type == CGROUP_SUPER_MAGIC)
-		return bpfkit_usage_error(
-			"invalid --cgroup '%s': a cgroup v1 directory, but cgroup v2 is needed; %s",
-			arg, cgroup2_hint());
-	if (st.f_type != CGROUP2_SUPER_MAGIC)
-		return bpfkit_usage_error(
-			"invalid --cgroup '%s': not a cgroup v2 directory; %s",
-			arg, cgroup2_hint());
-	dir = open(arg, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (dir < 0)
-		return bpfkit_usage_error("invalid --cgroup '%s': %s; %s", arg,
-					  strerror(errno), cgroup2_hint());
-	if (name_to_handle_at(dir, "", &h.fh, &mount_id, AT_EMPTY_PATH)) {
-		close(dir);
-		return bpfkit_usage_error("invalid --cgroup '%s': %s", arg,
-					  strerror(errno));
-	}
-	if (*fd >= 0)
-		close(*fd);
-	*fd = dir;
-	*id = h.id;
 	return 0;
 }
 
@@ -625,8 +561,8 @@ static int parse_common(int key, char *arg, struct argp_state *state)
 	case 'c':
 		return parse_comm(arg, opts->filter.comm);
 	case OPT_CGROUP:
-		return parse_cgroup(arg, &opts->filter.cgroup_id,
-				    &opts->cgroup_fd);
+		return bpfkit_cgroup_open(arg, &opts->filter.cgroup_id,
+					  &opts->cgroup_fd);
 	case '4':
 	case '6':
 		return parse_family(key, &opts->net.family);
@@ -752,21 +688,18 @@ static void report_bad_option(const struct argp_option *opts,
 			   bpfkit_opts.tool);
 }
 
-/* Give each room its part of the options; the channel's goes at load. */
+/*
+ * Give each room its part of the options; the channel's goes at load, the
+ * run's --drop-privileges at the run.
+ */
 static void hand_out(const struct bpfkit_opts *opts)
 {
-	const struct bpfkit_run_opts run = {
-		.duration = opts->duration,
-		.wake_ms = opts->channel.latency_ms,
-		.drop = opts->drop,
-	};
-
 	bpfkit_setup_logging(opts->verbose);
 	bpfkit_output_init(&opts->output);
 	bpfkit_hist_init(&opts->hist);
 	bpfkit_metrics_init(&opts->metrics);
 	bpfkit_net_init(&opts->net);
-	bpfkit_run_init(&run);
+	bpfkit_run_init(opts->duration);
 }
 
 /*
@@ -811,16 +744,11 @@ static const char *run_name(const struct bpfkit_tool *tool, char **argv)
 	return *base ? base : tool->name;
 }
 
-static error_t parse_opt(int key, char *arg, struct argp_state *state)
+static error_t parse_key(int key, char *arg, struct argp_state *state)
 {
 	const struct bpfkit_tool *tool = cur_tool;
 	int err;
 
-	if (key == ARGP_KEY_ERROR) {
-		if (!error_reported)
-			report_bad_option(state->root_argp->options, state);
-		return 0;
-	}
 	if (key == ARGP_KEY_END && (tool->options & BPFKIT_OPT_BLOCK_TIME) &&
 	    bpfkit_opts.block.max_us &&
 	    bpfkit_opts.block.max_us < bpfkit_opts.block.min_us)
@@ -848,6 +776,21 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		return bpfkit_usage_error(
 			"unexpected argument '%s'; see '%s --help'", arg,
 			bpfkit_opts.tool);
+	return err;
+}
+
+static error_t parse_opt(int key, char *arg, struct argp_state *state)
+{
+	error_t err;
+
+	if (key == ARGP_KEY_ERROR) {
+		if (!error_reported)
+			report_bad_option(state->root_argp->options, state);
+		return 0;
+	}
+	err = parse_key(key, arg, state);
+	/* A parser's error is one it has reported, in a line of its own. */
+	error_reported |= err && err != ARGP_ERR_UNKNOWN;
 	return err;
 }
 

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
- * The command line every tool shares, on top of every other room. A tool
+ * The command line every tool shares, above every room with options. A tool
  * declares which common options it offers and adds its own; bpfkit_parse()
  * fills bpfkit_opts and hands each room its part, or prints one line naming
- * the bad option and exits with BPFKIT_EXIT_USAGE.
+ * the bad option (bpfkit_usage_error(), diag.h) and exits with
+ * BPFKIT_EXIT_USAGE.
  */
 #ifndef BPFKIT_CLI_H
 #define BPFKIT_CLI_H
@@ -12,12 +13,11 @@
 #include <stdbool.h>
 #include "bpfkit/filter.h"
 #include "channel.h"
-#include "diag.h"
 #include "histogram.h"
-#include "kernel.h"
 #include "metrics.h"
 #include "net.h"
 #include "output.h"
+#include "privs.h"
 #include "stacks.h"
 
 /* Common options a tool may offer (-d, -v, -h, -V and --btf always are). */
@@ -70,7 +70,7 @@ struct bpfkit_opts {
 	double duration; /* -d: seconds to run; 0: until a signal */
 	bool verbose; /* -v: libbpf's own log */
 	const char *btf_path; /* --btf: kernel BTF for kernels without one */
-	struct bpfkit_drop_opts drop; /* --drop-privileges: the run loop's */
+	struct bpfkit_drop_opts drop; /* --drop-privileges: bpfkit_run()'s */
 	struct bpfkit_map_size test_map; /* --test-map-entries: setup's */
 };
 
@@ -105,10 +105,6 @@ struct bpfkit_tool {
  * exit(BPFKIT_EXIT_USAGE).
  */
 void bpfkit_parse(const struct bpfkit_tool *tool, int argc, char **argv);
-
-/* Report a bad option argument in one line; returns EINVAL for argp. */
-int bpfkit_usage_error(const char *fmt, ...)
-	__attribute__((format(printf, 1, 2)));
 
 /* Parse a whole decimal number in [min, max] for option NAME. */
 int bpfkit_parse_ulong(const char *name, const char *arg, unsigned long min,

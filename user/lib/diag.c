@@ -124,6 +124,16 @@ void bpfkit_verror(const char *fmt, va_list ap)
 	fputc('\n', stderr);
 }
 
+int bpfkit_usage_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	bpfkit_verror(fmt, ap);
+	va_end(ap);
+	return EINVAL;
+}
+
 void bpfkit_error(const char *fmt, ...)
 {
 	va_list ap;

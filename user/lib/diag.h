@@ -47,6 +47,13 @@ void bpfkit_phase_line(const char *name, double ms, const char *detail);
 void bpfkit_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void bpfkit_verror(const char *fmt, va_list ap);
 
+/*
+ * A bad option argument (a usage error): print "<tool>: <message>" and
+ * return EINVAL, for argp.
+ */
+int bpfkit_usage_error(const char *fmt, ...)
+	__attribute__((format(printf, 1, 2)));
+
 /* Print "<tool>: failed to <what>: <reason>" plus a hint for known errors. */
 void bpfkit_fail(const char *what, int err);
 

@@ -235,6 +235,7 @@ struct bpfkit_hist_reader {
 	int map_fd;
 	struct bpfkit_hist_keys keys;
 	struct bpfkit_hist_cfg cfg;
+	__u64 le_ns[BPFKIT_HIST_SLOTS - 1]; /* the buckets' upper edges */
 	const volatile __u64 *missed;
 	__u64 missed_reported;
 	__u64 events; /* values reported, over all intervals */
@@ -291,12 +292,14 @@ nomem:
 	return -ENOMEM;
 }
 
+static int fill_metrics(struct bpfkit_metrics *m, void *ctx);
+
 int bpfkit_hist_open(struct bpfkit_hist_reader **rp, int map_fd,
 		     const struct bpfkit_hist_keys *keys,
 		     const volatile __u64 *missed)
 {
 	struct bpfkit_hist_reader *r = calloc(1, sizeof(*r));
-	int err;
+	int err, i;
 
 	*rp = NULL;
 	if (!r)
@@ -304,6 +307,9 @@ int bpfkit_hist_open(struct bpfkit_hist_reader **rp, int map_fd,
 	r->map_fd = map_fd;
 	r->keys = *keys;
 	r->cfg = current_cfg();
+	for (i = 0; i < BPFKIT_HIST_SLOTS - 1; i++)
+		r->le_ns[i] =
+			(bpfkit_hist_max(&r->cfg, i) + 1) * r->cfg.unit_ns;
 	r->missed = missed;
 	/* Keep every entry's histogram 8-byte aligned. */
 	r->entry_size = (sizeof(struct entry) + keys->key_size + 7) & ~7UL;
@@ -318,6 +324,8 @@ int bpfkit_hist_open(struct bpfkit_hist_reader **rp, int map_fd,
 		bpfkit_hist_free(r);
 		return err;
 	}
+	if (keys->metric)
+		bpfkit_metrics_source(fill_metrics, r);
 	*rp = r;
 	return 0;
 
@@ -557,7 +565,7 @@ static int fill_metrics(struct bpfkit_metrics *m, void *ctx)
 		if (r->keys.metric_key)
 			r->keys.metric_key(e->key, &e->h, labels, buf,
 					   sizeof(buf));
-		err = bpfkit_metrics_add_hist(m, labels, &r->cfg, &e->h);
+		err = bpfkit_metrics_add_hist(m, labels, r->le_ns, &e->h);
 	}
 	return err;
 }
@@ -565,28 +573,27 @@ static int fill_metrics(struct bpfkit_metrics *m, void *ctx)
 static int tick(void *ctx)
 {
 	struct bpfkit_hist_reader *r = ctx;
+	int ret = bpfkit_hist_report(r);
 
 	/* A failed or closed stdout ends the run too. */
-	if (bpfkit_hist_report(r))
-		return 1;
+	if (ret)
+		return ret;
 	r->done = opts.count && r->intervals >= opts.count;
 	return r->done;
 }
 
-int bpfkit_hist_run(struct bpfkit_hist_reader *r)
+struct bpfkit_tick bpfkit_hist_tick(struct bpfkit_hist_reader *r)
 {
-	struct bpfkit_tick t = {
-		.interval_ms = opts.interval * 1000,
-		.fn = tick,
-		.ctx = r,
-	};
-	int err, ret;
+	return (struct bpfkit_tick){ .interval_ms = opts.interval * 1000,
+				     .fn = tick,
+				     .ctx = r };
+}
 
-	if (r->keys.metric)
-		bpfkit_metrics_source(fill_metrics, r);
-	err = bpfkit_run(NULL, opts.interval ? &t : NULL);
+int bpfkit_hist_end(struct bpfkit_hist_reader *r, int err)
+{
 	/* As event tools do, stop quietly once the reader has gone. */
-	ret = bpfkit_check_stdout();
+	int ret = bpfkit_check_stdout();
+
 	if (ret)
 		return ret < 0 ? ret : 0;
 	if (!err && !r->done) {

@@ -10,7 +10,10 @@
  *	bpfkit_sparse_map(skel->maps.MAP);	or a few keys, before load (kernel.h)
  *	err = bpfkit_hist_open(&h, map_fd, &keys,
  *			       &skel->bss->bpfkit_hist_missed);
- *	err = bpfkit_hist_run(h);	intervals until COUNT, -d or a signal
+ *	err = bpfkit_hist_run(h);	(setup.h) intervals until COUNT, -d
+ *					or a signal, with these two:
+ *	tick = bpfkit_hist_tick(h);	a report every interval
+ *	err = bpfkit_hist_end(h, err);	the last one, the losses
  */
 #ifndef BPFKIT_HIST_H
 #define BPFKIT_HIST_H
@@ -21,6 +24,7 @@
 #include <bpf/libbpf.h>
 #include "bpfkit/histogram.h"
 #include "output.h"
+#include "run.h"
 
 /* What the histogram options say. */
 struct bpfkit_hist_opts {
@@ -121,8 +125,9 @@ struct bpfkit_hist_reader;
 
 /*
  * After load: a reader *R of histograms from map MAP_FD (a hash map, or an
- * array or per-CPU array, whose values only grow), keyed as KEYS says; MISSED is the BPF
- * side's bpfkit_hist_missed. Returns 0, or -errno (reported, *R NULL).
+ * array or per-CPU array, whose values only grow), keyed as KEYS says, and
+ * with KEYS->metric the source of every scrape; MISSED is the BPF side's
+ * bpfkit_hist_missed. Returns 0, or -errno (reported, *R NULL).
  */
 int bpfkit_hist_open(struct bpfkit_hist_reader **r, int map_fd,
 		     const struct bpfkit_hist_keys *keys,
@@ -136,12 +141,18 @@ int bpfkit_hist_open(struct bpfkit_hist_reader **r, int map_fd,
 int bpfkit_hist_report(struct bpfkit_hist_reader *r);
 
 /*
- * The main loop of a histogram tool: a report every interval until COUNT
- * intervals, -d or a signal (the last, partial one reported too), or once
- * at the end without an interval; then, if some values found the map
- * full, "N events, M lost" on stderr.
+ * The run loop's timer of a histogram tool: a report every interval (none
+ * without one: interval_ms 0), which ends the loop after COUNT intervals.
  */
-int bpfkit_hist_run(struct bpfkit_hist_reader *r);
+struct bpfkit_tick bpfkit_hist_tick(struct bpfkit_hist_reader *r);
+
+/*
+ * After the loop ended with ERR: the last, partial interval (or the only
+ * report, without an interval) unless stdout has gone; then, if some values
+ * found the map full, "N events, M lost" on stderr. Returns ERR, or the
+ * -errno of a failed write.
+ */
+int bpfkit_hist_end(struct bpfkit_hist_reader *r, int err);
 
 void bpfkit_hist_free(struct bpfkit_hist_reader *r);
 

@@ -17,9 +17,11 @@
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <bpf/bpf.h>
+#include "channel.h"
 #include "diag.h"
 #include "metrics.h"
 #include "output.h"
+#include "run.h"
 
 #ifndef BPFKIT_VERSION
 #define BPFKIT_VERSION "unknown"
@@ -28,6 +30,8 @@
 #define MAX_CONNS 16 /* connections at once; the oldest gives way */
 #define REQUEST_MAX 8192 /* request line and headers, bytes */
 #define CONN_TIMEOUT_MS 5000 /* a connection's whole life */
+#define SWEEP_MS 1000 /* how often connections past it are closed */
+#define TEXTFILE_MS 10000 /* --textfile without an interval */
 #define MAX_LABELS 8 /* label pairs per series */
 
 static struct bpfkit_metrics_opts opts;
@@ -67,7 +71,7 @@ struct family {
 	char *name;
 	const char *help;
 	enum bpfkit_metric_type type;
-	struct bpfkit_hist_cfg cfg; /* histogram: its buckets */
+	__u64 le_ns[BPFKIT_HIST_SLOTS - 1]; /* histogram: its buckets' edges */
 	char *other; /* the labels of the "other" series */
 	struct series *series;
 	size_t n, cap;
@@ -232,14 +236,14 @@ int bpfkit_metrics_add(struct bpfkit_metrics *m, const char *const *labels,
 }
 
 int bpfkit_metrics_add_hist(struct bpfkit_metrics *m, const char *const *labels,
-			    const struct bpfkit_hist_cfg *cfg,
-			    const struct bpfkit_hist *h)
+			    const __u64 *le_ns, const struct bpfkit_hist *h)
 {
 	struct series *s = new_series(m, labels);
 
 	if (!s)
 		return -ENOMEM;
-	m->families[m->n - 1].cfg = *cfg;
+	memcpy(m->families[m->n - 1].le_ns, le_ns,
+	       sizeof(m->families[0].le_ns));
 	memcpy(s->slots, h->slots, sizeof(s->slots));
 	s->sum_ns = h->sum_ns;
 	return 0;
@@ -374,13 +378,12 @@ static void write_hist(FILE *out, const struct family *f,
 	int i;
 
 	for (i = 0; i < BPFKIT_HIST_SLOTS - 1; i++) {
-		__u64 edge = (bpfkit_hist_max(&f->cfg, i) + 1) * f->cfg.unit_ns;
 		FILE *l = fmemopen(le, sizeof(le), "w");
 
 		if (!l)
 			continue;
 		fputs("le=\"", l);
-		print_seconds(l, edge);
+		print_seconds(l, f->le_ns[i]);
 		fputs("\"", l);
 		fclose(l);
 		cum += s->slots[i];
@@ -947,19 +950,15 @@ static void accept_conns(void)
 	}
 }
 
-int bpfkit_metrics_fd(void)
-{
-	return src.epoll_fd;
-}
-
-int bpfkit_metrics_serve(void)
+/*
+ * The run loop's handler of the listener and the connections: accept, read
+ * requests, answer and close, without blocking.
+ */
+static int serve(void *ctx)
 {
 	struct epoll_event evs[MAX_CONNS + 1];
-	__u64 now, next = 0;
 	int n, i;
 
-	if (src.epoll_fd < 0)
-		return -1;
 	n = epoll_wait(src.epoll_fd, evs, MAX_CONNS + 1, 0);
 	for (i = 0; i < n; i++) {
 		struct conn *c = evs[i].data.ptr;
@@ -975,16 +974,19 @@ int bpfkit_metrics_serve(void)
 		else if (evs[i].events & (EPOLLIN | EPOLLERR | EPOLLHUP))
 			read_conn(c);
 	}
-	now = now_ms();
-	for (i = 0; i < MAX_CONNS; i++) {
-		if (conns[i].fd < 0)
-			continue;
-		if (conns[i].deadline_ms <= now)
+	return 0;
+}
+
+/* Every SWEEP_MS: close the connections past their time limit. */
+static int sweep(void *ctx)
+{
+	__u64 now = now_ms();
+	int i;
+
+	for (i = 0; i < MAX_CONNS; i++)
+		if (conns[i].fd >= 0 && conns[i].deadline_ms <= now)
 			close_conn(&conns[i]);
-		else if (!next || conns[i].deadline_ms < next)
-			next = conns[i].deadline_ms;
-	}
-	return next ? (int)(next - now) : -1;
+	return 0;
 }
 
 /* Open the listening socket on ADDR, its address in NAME as it says. */
@@ -1035,34 +1037,8 @@ void bpfkit_metrics_object(struct bpf_object *obj)
 	src.obj = obj;
 }
 
-int bpfkit_metrics_start(struct bpfkit_channel *ch)
-{
-	char name[INET6_ADDRSTRLEN + 16];
-	int i, err;
-
-	if (!bpfkit_metrics_enabled() || src.started)
-		return 0;
-	src.ch = ch;
-	for (i = 0; i < MAX_CONNS; i++)
-		conns[i].fd = -1;
-	src.started = true;
-	/* Without it (no CAP_SYS_ADMIN) the run times stay 0; counts still come. */
-	src.stats_fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
-	if (!opts.listen)
-		return 0;
-	err = listen_on(opts.listen, name, sizeof(name));
-	if (err) {
-		bpfkit_error(
-			"cannot serve metrics on %s: %s; give a free ADDR:PORT to --metrics",
-			opts.listen, strerror(-err));
-		bpfkit_metrics_stop();
-		return err;
-	}
-	bpfkit_error("serving metrics on http://%s/metrics", name);
-	return 0;
-}
-
-int bpfkit_metrics_write_textfile(void)
+/* With --textfile: write DIR/bpfkit_TOOL.prom by atomic rename. */
+static int write_textfile(void *ctx)
 {
 	char path[PATH_MAX], tmp[PATH_MAX + 32];
 	char *body;
@@ -1094,7 +1070,57 @@ int bpfkit_metrics_write_textfile(void)
 out:
 	if (err)
 		bpfkit_error("cannot write %s: %s", path, strerror(-err));
-	return err;
+	return 0; /* the next interval tries again */
+}
+
+/* Serve scrapes in the run loop: the listener, its connections' limits. */
+static int watch_listener(void)
+{
+	const struct bpfkit_tick every = { SWEEP_MS, sweep, NULL };
+
+	return bpfkit_run_watch(src.epoll_fd, EPOLLIN, serve, NULL) ?:
+		       bpfkit_run_every(&every);
+}
+
+int bpfkit_metrics_start(struct bpfkit_channel *ch, unsigned int interval_ms)
+{
+	const struct bpfkit_tick textfile = { interval_ms ?: TEXTFILE_MS,
+					      write_textfile, NULL };
+	char name[INET6_ADDRSTRLEN + 16];
+	int i, err;
+
+	if (!bpfkit_metrics_enabled() || src.started)
+		return 0;
+	src.ch = ch;
+	for (i = 0; i < MAX_CONNS; i++)
+		conns[i].fd = -1;
+	src.started = true;
+	/* Without it (no CAP_SYS_ADMIN) the run times stay 0; counts still come. */
+	src.stats_fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
+	if (opts.textfile_dir) {
+		write_textfile(NULL);
+		err = bpfkit_run_every(&textfile);
+		if (err) {
+			bpfkit_fail("time the --textfile writes", err);
+			return err;
+		}
+	}
+	if (!opts.listen)
+		return 0;
+	err = listen_on(opts.listen, name, sizeof(name));
+	if (err) {
+		bpfkit_error(
+			"cannot serve metrics on %s: %s; give a free ADDR:PORT to --metrics",
+			opts.listen, strerror(-err));
+		return err;
+	}
+	err = watch_listener();
+	if (err) {
+		bpfkit_fail("watch the metrics socket", err);
+		return err;
+	}
+	bpfkit_error("serving metrics on http://%s/metrics", name);
+	return 0;
 }
 
 void bpfkit_metrics_stop(void)
@@ -1104,6 +1130,9 @@ void bpfkit_metrics_stop(void)
 	if (!src.started)
 		return;
 	src.started = false;
+	/* The textfile gets the last counts, with the run times still on. */
+	if (opts.textfile_dir)
+		write_textfile(NULL);
 	for (i = 0; i < MAX_CONNS; i++)
 		close_conn(&conns[i]);
 	if (src.listen_fd >= 0)

@@ -13,8 +13,9 @@
  *				       NULL }, 42);
  *		return 0;
  *	}
- *	bpfkit_metrics_source(fill, ctx);	before bpfkit_run()
- *	bpfkit_run(...);	serves scrapes while it runs
+ *	bpfkit_metrics_source(fill, ctx);	before the run loop
+ *	bpfkit_metrics_start(ch, interval_ms);	serves scrapes while it runs
+ *	bpfkit_metrics_stop();			after it
  */
 #ifndef BPFKIT_METRICS_H
 #define BPFKIT_METRICS_H
@@ -23,8 +24,9 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <bpf/libbpf.h>
-#include "channel.h"
-#include "histogram.h"
+#include "bpfkit/histogram.h"
+
+struct bpfkit_channel;
 
 /* Labels a tool adds only when asked (--metrics-labels pid,comm). */
 enum {
@@ -80,13 +82,14 @@ int bpfkit_metrics_add(struct bpfkit_metrics *m, const char *const *labels,
 		       double value);
 
 /*
- * A histogram series of the current family from the histogram room's H:
- * cumulative le buckets in seconds (each bucket's upper edge, exact), the
- * sum in seconds and the count.
+ * A histogram series of the current family from a histogram H whose
+ * buckets end below LE_NS (the first BPFKIT_HIST_SLOTS - 1 buckets' upper
+ * edges in nanoseconds, the same for the whole family; the last bucket
+ * holds all above): cumulative le buckets in seconds (exact), the sum in
+ * seconds and the count.
  */
 int bpfkit_metrics_add_hist(struct bpfkit_metrics *m, const char *const *labels,
-			    const struct bpfkit_hist_cfg *cfg,
-			    const struct bpfkit_hist *h);
+			    const __u64 *le_ns, const struct bpfkit_hist *h);
 
 /*
  * Write every family in the text format 0.0.4: per family HELP, TYPE, its
@@ -106,31 +109,20 @@ void bpfkit_metrics_source(bpfkit_metrics_fill_fn fill, void *ctx);
 void bpfkit_metrics_object(struct bpf_object *obj);
 
 /*
- * The run loop's start: what a scrape holds is the tool's families, the run
+ * Before the run loop: what a scrape holds is the tool's families, the run
  * count and time of the object's programs (BPF_STATS_RUN_TIME is on while
  * the tool runs), CH's event counts if CH is not NULL, build and process
- * metrics; with --metrics, open the listening socket. 0 when metrics are
+ * metrics. With --textfile, write DIR/bpfkit_TOOL.prom (by atomic rename)
+ * now and, in the loop, every INTERVAL_MS (0: every 10 s); with --metrics,
+ * open the listening socket and serve it in the loop. 0 when metrics are
  * off or ready, or -errno reported in one line naming the address.
  */
-int bpfkit_metrics_start(struct bpfkit_channel *ch);
-
-/* The listening socket's fd for the run loop to poll; -1: none. */
-int bpfkit_metrics_fd(void);
+int bpfkit_metrics_start(struct bpfkit_channel *ch, unsigned int interval_ms);
 
 /*
- * Serve what is ready without blocking: accept, read requests, answer and
- * close; connections idle past their time limit are closed. Then the time
- * (ms) until the next such limit, or -1 for none.
+ * After the loop: write the textfile a last time, close the socket and
+ * every connection, stop BPF_STATS_RUN_TIME.
  */
-int bpfkit_metrics_serve(void);
-
-/*
- * With --textfile: write DIR/bpfkit_TOOL.prom by atomic rename. 0 or
- * -errno (reported).
- */
-int bpfkit_metrics_write_textfile(void);
-
-/* Close the socket and every connection; stop BPF_STATS_RUN_TIME. */
 void bpfkit_metrics_stop(void);
 
 /* The HTTP request parser, for its unit tests and fuzzer. */

@@ -4,6 +4,7 @@
  * a JSON Lines writer, all safe for arbitrary kernel bytes.
  */
 #include <errno.h>
+#include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -56,6 +57,16 @@ int bpfkit_output_flush(void)
 		bpfkit_error("cannot write output: %s", strerror(-failed));
 	}
 	return failed;
+}
+
+int bpfkit_check_stdout(void)
+{
+	struct pollfd pfd = { .fd = STDOUT_FILENO };
+	int ret = bpfkit_output_flush();
+
+	if (ret)
+		return ret;
+	return poll(&pfd, 1, 0) == 1 && (pfd.revents & POLLERR);
 }
 
 static void flush_at_exit(void)

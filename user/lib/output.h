@@ -45,6 +45,12 @@ void bpfkit_output_start(void);
 int bpfkit_output_flush(void);
 
 /*
+ * bpfkit_output_flush(), and 1 too once stdout's reader has gone before a
+ * write fails (a pipe whose reader has gone polls as POLLERR).
+ */
+int bpfkit_check_stdout(void);
+
+/*
  * Print the -T/-t time headers, then FMT: the tool's own column names.
  * Prints nothing with -j, since JSON Lines need no header.
  */

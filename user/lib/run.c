@@ -1,23 +1,30 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
-/* The main loop: poll, tick, ask for loss reports, stop cleanly. */
+/* The run loop: the rooms' sources in one epoll set, timers, stop signals. */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdbool.h>
-#include <stdio.h>
-#include <stdint.h>
-#include <time.h>
 #include <unistd.h>
+#include <linux/types.h>
+#include <sys/epoll.h>
+#include <sys/timerfd.h>
 #include "diag.h"
-#include "metrics.h"
 #include "output.h"
 #include "run.h"
 
-#define LOSS_REPORT_MS 1000
-#define TEXTFILE_MS 10000 /* --textfile without an interval */
+#define MAX_SOURCES 16
 
-static struct bpfkit_run_opts opts = { .wake_ms = 100 };
+struct source {
+	int fd;
+	bool timer; /* a timerfd of ours: read, then closed with the loop */
+	bpfkit_handler_fn fn;
+	void *ctx;
+};
+
+static struct source sources[MAX_SOURCES];
+static int nr_sources;
+static int epoll_fd = -1;
+static double duration;
 static volatile sig_atomic_t exiting;
 
 static void on_signal(int sig)
@@ -30,17 +37,9 @@ void bpfkit_stop(void)
 	exiting = 1;
 }
 
-bool bpfkit_stopping(void)
+const volatile sig_atomic_t *bpfkit_stop_flag(void)
 {
-	return exiting;
-}
-
-static __u64 now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000ULL + ts.tv_nsec / 1000000;
+	return &exiting;
 }
 
 static const int stop_signals[] = { SIGINT, SIGTERM, SIGHUP };
@@ -51,17 +50,17 @@ static const int stop_signals[] = { SIGINT, SIGTERM, SIGHUP };
  * too, where the tool was started ignoring them (a background job of a
  * script ignores SIGINT), or a script's `kill -INT` would be lost.
  * SA_RESTART: a write blocked on a full pipe goes on after the signal, so no
- * line is torn or dropped; the waits (epoll_pwait, ppoll) are never
- * restarted, so the signal still ends them. SA_RESETHAND: the same signal
- * once more ends a tool whose reader never reads, at once.
+ * line is torn or dropped; the wait (epoll_pwait) is never restarted, so the
+ * signal still ends it. SA_RESETHAND: the same signal once more ends a tool
+ * whose reader never reads, at once.
  */
-void bpfkit_run_init(const struct bpfkit_run_opts *o)
+void bpfkit_run_init(double seconds)
 {
 	struct sigaction sa = { .sa_handler = on_signal,
 				.sa_flags = SA_RESTART | SA_RESETHAND };
 	size_t i;
 
-	opts = *o;
+	duration = seconds;
 	for (i = 0; i < sizeof(stop_signals) / sizeof(stop_signals[0]); i++)
 		sigaction(stop_signals[i], &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
@@ -80,142 +79,143 @@ static void stop_masks(sigset_t *stops, sigset_t *waitmask)
 	}
 }
 
-/*
- * Flush stdout: 1 when it went away (e.g. `tool | head -1`), which stops
- * the loop quietly; -errno when a write failed otherwise (reported), which
- * ends the tool. A pipe whose reader has gone polls as POLLERR, so this is
- * seen even before the next write fails.
- */
-int bpfkit_check_stdout(void)
+/* The epoll set of the sources, made with the first. */
+static int open_set(void)
 {
-	struct pollfd pfd = { .fd = STDOUT_FILENO };
+	if (epoll_fd < 0)
+		epoll_fd = epoll_create1(EPOLL_CLOEXEC);
+	return epoll_fd < 0 ? -errno : 0;
+}
+
+static int add(int fd, unsigned int events, bool timer, bpfkit_handler_fn fn,
+	       void *ctx)
+{
+	struct source *s = &sources[nr_sources];
+	struct epoll_event ev = { .events = events, .data.ptr = s };
+	int err = nr_sources < MAX_SOURCES ? open_set() : -ENOSPC;
+
+	if (err)
+		return err;
+	*s = (struct source){ .fd = fd, .timer = timer, .fn = fn, .ctx = ctx };
+	if (epoll_ctl(epoll_fd, EPOLL_CTL_ADD, fd, &ev))
+		return -errno;
+	nr_sources++;
+	return 0;
+}
+
+int bpfkit_run_watch(int fd, unsigned int events, bpfkit_handler_fn fn,
+		     void *ctx)
+{
+	return add(fd, events, false, fn, ctx);
+}
+
+/* FN(CTX) every NS nanoseconds. */
+static int add_timer(__u64 ns, bpfkit_handler_fn fn, void *ctx)
+{
+	struct timespec every = { .tv_sec = ns / 1000000000,
+				  .tv_nsec = ns % 1000000000 };
+	struct itimerspec its = { .it_value = every, .it_interval = every };
+	int fd, err;
+
+	if (!ns)
+		return -EINVAL;
+	fd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (timerfd_settime(fd, 0, &its, NULL))
+		err = -errno;
+	else
+		err = add(fd, EPOLLIN, true, fn, ctx);
+	if (err)
+		close(fd);
+	return err;
+}
+
+int bpfkit_run_every(const struct bpfkit_tick *tick)
+{
+	return add_timer(tick->interval_ms * 1000000ULL, tick->fn, tick->ctx);
+}
+
+static int end_now(void *ctx)
+{
+	return 1;
+}
+
+/*
+ * Stdout hung up: its reader has gone (`tool | head -1`), which ends the
+ * loop quietly, unless the last output fails to go otherwise.
+ */
+static int stdout_gone(void *ctx)
+{
 	int ret = bpfkit_output_flush();
 
-	if (ret)
-		return ret;
-	return poll(&pfd, 1, 0) == 1 && (pfd.revents & POLLERR);
+	return ret < 0 ? ret : 1;
 }
 
-/*
- * Metrics: serve the scrapes that are ready, write the textfile when due,
- * and bring WAKE forward to the next connection's time limit.
- */
-static void serve_metrics(__u64 now, __u64 *next_textfile,
-			  unsigned int textfile_ms, __u64 *wake)
+/* Call S's handler; a timer's expirations are read first, or it stays ready. */
+static int dispatch(const struct source *s)
 {
-	int next = bpfkit_metrics_serve();
+	__u64 expirations;
 
-	if (next >= 0 && now + next < *wake)
-		*wake = now + next;
-	if (*next_textfile && now >= *next_textfile) {
-		bpfkit_metrics_write_textfile();
-		*next_textfile = now + textfile_ms;
-	}
-	if (*next_textfile && *next_textfile < *wake)
-		*wake = *next_textfile;
+	if (s->timer && read(s->fd, &expirations, sizeof(expirations)) < 0)
+		return 0;
+	return s->fn(s->ctx);
 }
 
-int bpfkit_run(struct bpfkit_channel *ch, const struct bpfkit_tick *tick)
+static void forget_sources(void)
 {
-	__u64 start = now_ms(), now = start, next_tick = 0, next_loss = 0;
-	__u64 end = opts.duration ? start + (__u64)(opts.duration * 1000) : 0;
-	unsigned int textfile_ms = tick ? tick->interval_ms : TEXTFILE_MS;
-	__u64 next_textfile = bpfkit_metrics_enabled() ? start : 0;
-	__u64 metrics_wake = 0;
+	int i;
+
+	for (i = 0; i < nr_sources; i++)
+		if (sources[i].timer)
+			close(sources[i].fd);
+	nr_sources = 0;
+	if (epoll_fd >= 0)
+		close(epoll_fd);
+	epoll_fd = -1;
+}
+
+int bpfkit_run_loop(void)
+{
+	struct epoll_event evs[MAX_SOURCES];
 	sigset_t stops, waitmask, oldmask;
-	int err = 0, ret = 0, mfd;
+	int ret, n, i;
 
-	err = bpfkit_metrics_start(ch);
-	if (err)
-		return err;
-	mfd = bpfkit_metrics_fd();
-	if (ch && mfd >= 0) {
-		err = bpfkit_channel_watch(ch, mfd);
-		if (err) {
-			bpfkit_fail("watch the metrics socket", err);
-			return err;
-		}
+	ret = open_set();
+	if (!ret && duration)
+		ret = add_timer(duration * 1e9, end_now, NULL);
+	if (ret) {
+		bpfkit_fail("start the run loop", ret);
+		forget_sources();
+		return ret;
 	}
-	err = bpfkit_drop_privileges(&opts.drop);
-	if (err)
-		return err;
+	/* A file or /dev/null never hangs up, and cannot be watched. */
+	add(STDOUT_FILENO, 0, false, stdout_gone, NULL);
 	stop_masks(&stops, &waitmask);
 	bpfkit_phase_last("first poll");
-	bpfkit_output_start();
 	bpfkit_error("tracing; hit Ctrl-C to end");
-	if (tick)
-		next_tick = start + tick->interval_ms;
-	next_loss = start + LOSS_REPORT_MS;
 
-	for (;;) {
-		__u64 wake = now + opts.wake_ms;
-		struct pollfd pfd = { .fd = mfd, .events = POLLIN };
-		struct timespec ts;
-
+	while (!ret) {
 		/*
 		 * From the check to the wait a stop signal stays pending, and
 		 * the wait, which unblocks it, ends at once: it cannot slip in
-		 * between and leave the loop waiting a full --latency.
+		 * between and leave the loop waiting for the next timer.
 		 */
 		sigprocmask(SIG_BLOCK, &stops, &oldmask);
 		if (exiting)
 			break;
-		if (tick && next_tick < wake)
-			wake = next_tick;
-		if (end && end < wake)
-			wake = end;
-		if (metrics_wake && metrics_wake < wake)
-			wake = metrics_wake;
-		if (ch) {
-			err = bpfkit_channel_poll(ch,
-						  wake > now ? wake - now : 0,
-						  &waitmask, &exiting);
-			if (err < 0) {
-				bpfkit_fail("read events", err);
-				break;
-			}
-			err = 0;
-		} else {
-			/* Even with no time to wait, let a stop signal in. */
-			wake = wake > now ? wake - now : 0;
-			ts.tv_sec = wake / 1000;
-			ts.tv_nsec = wake % 1000 * 1000000;
-			ppoll(mfd >= 0 ? &pfd : NULL, mfd >= 0, &ts, &waitmask);
-			sigprocmask(SIG_SETMASK, &waitmask, NULL);
-		}
-		now = now_ms();
-		if (bpfkit_metrics_enabled()) {
-			metrics_wake = UINT64_MAX;
-			serve_metrics(now, &next_textfile, textfile_ms,
-				      &metrics_wake);
-		}
-		if (tick && now >= next_tick) {
-			if (tick->fn(tick->ctx))
-				break;
-			next_tick += tick->interval_ms;
-		}
-		if (ch && now >= next_loss) {
-			bpfkit_channel_report_loss(ch);
-			next_loss = now + LOSS_REPORT_MS;
-		}
-		ret = bpfkit_check_stdout();
-		if (ret || (end && now >= end))
-			break;
+		n = epoll_pwait(epoll_fd, evs, MAX_SOURCES, -1, &waitmask);
+		ret = n < 0 && errno != EINTR ? -errno : 0;
+		sigprocmask(SIG_SETMASK, &waitmask, NULL);
+		if (ret)
+			bpfkit_fail("wait for events", ret);
+		for (i = 0; i < n && !ret; i++)
+			ret = dispatch(evs[i].data.ptr);
+		if (!ret)
+			ret = bpfkit_output_flush();
 	}
-
-	/*
-	 * Drain and sum up, unless stdout went away or failed; the signals
-	 * unblocked, so that a second one can end a drain that hangs. The
-	 * textfile gets the last counts; the socket closes first.
-	 */
+	/* The signals unblocked: a second one ends what follows, at once. */
 	sigprocmask(SIG_SETMASK, &oldmask, NULL);
-	bpfkit_metrics_write_textfile();
-	bpfkit_metrics_stop();
-	if (ch && !ret) {
-		bpfkit_channel_drain(ch);
-		if (!bpfkit_check_stdout())
-			bpfkit_channel_summarize(ch);
-	}
-	ret = bpfkit_output_flush();
-	return ret < 0 ? ret : err;
+	forget_sources();
+	return ret < 0 ? ret : 0;
 }

@@ -1,50 +1,61 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
- * The main loop every tool runs after attaching: poll the channel, call the
- * tool's periodic report, have the channel report losses, stop on SIGINT,
- * SIGTERM, SIGHUP, --duration expiry or a closed stdout, then have the
- * channel drain and sum up.
+ * The run loop: it waits on the sources the rooms register, an fd and a
+ * handler each (the channel's buffers, the metrics listener, a timer such
+ * as a histogram's interval), calls a source's handler when it is ready and
+ * flushes stdout, until a handler, bpfkit_stop(), --duration, a stop signal
+ * (SIGINT, SIGTERM, SIGHUP) or stdout's hang-up ends it. It knows no room.
+ *
+ *	bpfkit_run_init(duration);		at start: catch the stop signals
+ *	bpfkit_run_watch(fd, EPOLLIN, fn, ctx);	the rooms' sources
+ *	bpfkit_run_every(&tick);
+ *	err = bpfkit_run_loop();
  */
 #ifndef BPFKIT_RUN_H
 #define BPFKIT_RUN_H
 
-#include "channel.h"
-#include "kernel.h"
+#include <signal.h>
 
-/* How long the loop runs and how often it wakes. */
-struct bpfkit_run_opts {
-	double duration; /* seconds; 0: until a signal */
-	unsigned int wake_ms; /* longest sleep between checks */
-	struct bpfkit_drop_opts drop; /* whom to become once set up */
-};
+/*
+ * A source's handler: 0 goes on; above 0 ends the loop; -errno ends it
+ * with that error, which the handler has reported.
+ */
+typedef int (*bpfkit_handler_fn)(void *ctx);
 
-/* Run as OPTS says from now on; until a signal, every 100 ms, until called. */
-void bpfkit_run_init(const struct bpfkit_run_opts *opts);
-
-/* A periodic report, e.g. printing counts every interval. */
+/* A timer: FN(CTX) every INTERVAL_MS, e.g. a report every interval. */
 struct bpfkit_tick {
 	unsigned int interval_ms;
-	int (*fn)(void *ctx); /* non-zero return stops the loop */
+	bpfkit_handler_fn fn;
 	void *ctx;
 };
 
 /*
- * Run until told to stop, as the --drop-privileges user once the metrics
- * socket is bound (nothing the loop does needs privileges). CH may be NULL for tools that only read maps;
- * TICK may be NULL for tools that only print events. Returns 0 or -errno.
+ * Catch the stop signals from now on, before the slow part of start-up, and
+ * run for DURATION seconds (0: until stopped).
  */
-int bpfkit_run(struct bpfkit_channel *ch, const struct bpfkit_tick *tick);
+void bpfkit_run_init(double duration);
+
+/*
+ * Call FN(CTX) whenever FD has EVENTS (epoll's: EPOLLIN, or 0 for only a
+ * hang-up or an error) in the next bpfkit_run_loop(). 0 or -errno.
+ */
+int bpfkit_run_watch(int fd, unsigned int events, bpfkit_handler_fn fn,
+		     void *ctx);
+
+/* Call TICK's function every interval, from a timerfd. 0 or -errno. */
+int bpfkit_run_every(const struct bpfkit_tick *tick);
+
+/*
+ * Announce "tracing", then run the sources until stopped, flushing stdout
+ * after each wakeup; then forget them. 0, or -errno from a handler or a
+ * failed write to stdout.
+ */
+int bpfkit_run_loop(void);
 
 /* Ask the loop to stop, e.g. after --count events. */
 void bpfkit_stop(void);
 
-/* True once a stop was requested. */
-bool bpfkit_stopping(void);
-
-/*
- * Flush stdout: 0 when fine, 1 once its reader has gone (nothing more is to
- * be printed), -errno once a write failed otherwise (reported).
- */
-int bpfkit_check_stdout(void);
+/* Non-zero once a stop was asked for: a handler's long pass ends there. */
+const volatile sig_atomic_t *bpfkit_stop_flag(void);
 
 #endif /* BPFKIT_RUN_H */

@@ -19,6 +19,7 @@
 #include "kernel.h"
 #include "metrics.h"
 #include "output.h"
+#include "privs.h"
 #include "setup.h"
 
 /* The CPU time this process has used so far, in ms. */
@@ -32,10 +33,11 @@ static double process_cpu_ms(void)
 
 /*
  * The kernel's BTF (5.5 MB on Linux 6.18, two copies while parsed) is
- * parsed and freed several times before load: by the kernel room's checks
- * and by libbpf. A fixed mmap threshold gives each copy back to the system
- * when freed; glibc's sliding one would put the later copies on the heap
- * and keep it, 11 MB of resident memory for the tool's life.
+ * parsed and freed several times before load: by the rooms' checks
+ * (bpfkit_kernel_btf()) and by libbpf. A fixed mmap threshold gives each
+ * copy back to the system when freed; glibc's sliding one would put the
+ * later copies on the heap and keep it, 11 MB of resident memory for the
+ * tool's life.
  */
 #define MMAP_THRESHOLD (128 * 1024) /* glibc's default, held fixed */
 
@@ -552,4 +554,42 @@ void bpfkit_detach_sampling(struct bpfkit_sampling *s)
 	free(s->links);
 	s->links = NULL;
 	s->ncpus = 0;
+}
+
+int bpfkit_run(struct bpfkit_channel *ch, const struct bpfkit_tick *tick)
+{
+	int err, ret;
+
+	err = bpfkit_metrics_start(ch, tick ? tick->interval_ms : 0);
+	if (err)
+		return err;
+	if (tick)
+		err = bpfkit_run_every(tick);
+	if (err) {
+		bpfkit_fail("start the interval timer", err);
+		return err;
+	}
+	err = bpfkit_drop_privileges(&bpfkit_opts.drop);
+	if (err)
+		return err;
+	bpfkit_output_start();
+	err = bpfkit_run_loop();
+
+	/* Drain and sum up, unless stdout went away or failed. */
+	bpfkit_metrics_stop();
+	if (ch && !bpfkit_check_stdout()) {
+		bpfkit_channel_drain(ch);
+		if (!bpfkit_check_stdout())
+			bpfkit_channel_summarize(ch);
+	}
+	ret = bpfkit_output_flush();
+	return ret < 0 ? ret : err;
+}
+
+int bpfkit_hist_run(struct bpfkit_hist_reader *r)
+{
+	struct bpfkit_tick tick = bpfkit_hist_tick(r);
+	int err = bpfkit_run(NULL, tick.interval_ms ? &tick : NULL);
+
+	return bpfkit_hist_end(r, err);
 }

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
- * The steps every tool takes, from the command line to attached programs,
- * with the parsed options (bpfkit_opts) handed to the rooms that need them.
- * Each step reports its own failure in one line:
+ * The steps every tool takes, from the command line to attached programs
+ * and the run, with the parsed options (bpfkit_opts) handed to the rooms
+ * that need them. Each step reports its own failure in one line:
  *
  *	bpfkit_setup(&tool, argc, argv);
  *	skel = NAME_bpf__open_opts(bpfkit_open_opts());
@@ -21,7 +21,9 @@
 #include "bpfkit/filter.h"
 #include "channel.h"
 #include "cli.h"
-#include "kernel.h"
+#include "histogram.h"
+#include "run.h"
+#include "tracefs.h"
 
 /*
  * What every tool does first: parse the command line, then check
@@ -68,7 +70,7 @@ int bpfkit_attach_target(struct bpf_object_skeleton *s,
 
 /*
  * bpfkit_attach(), with FN set, with the exit programs the N syscalls of
- * TPS share (kernel.h: SEC("tracepoint")) attached first to each kept
+ * TPS share (tracefs.h: SEC("tracepoint")) attached first to each kept
  * syscall's sys_exit tracepoint, their links held by the channel.
  */
 int bpfkit_attach_syscalls(struct bpf_object_skeleton *s,
@@ -118,5 +120,22 @@ int bpfkit_attach_sampling(struct bpf_program *prog, unsigned long hz,
 
 /* Stop sampling (before the counts are read); again, a no-op. */
 void bpfkit_detach_sampling(struct bpfkit_sampling *s);
+
+/*
+ * Run: the run loop (run.h) with CH (NULL: a tool that reads maps) and
+ * TICK (NULL: none), metrics served while it runs (--metrics, --textfile
+ * every TICK's interval), as the --drop-privileges user once they are set
+ * up; then, unless stdout has gone, CH drained and summed up. Returns 0 or
+ * -errno (reported).
+ */
+int bpfkit_run(struct bpfkit_channel *ch, const struct bpfkit_tick *tick);
+
+/*
+ * bpfkit_run() for a histogram tool: a report every interval until COUNT
+ * intervals, -d or a signal (the last, partial one reported too), or once
+ * at the end without an interval; then, if some values found the map
+ * full, "N events, M lost" on stderr.
+ */
+int bpfkit_hist_run(struct bpfkit_hist_reader *r);
 
 #endif /* BPFKIT_SETUP_H */
