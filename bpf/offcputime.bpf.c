@@ -15,8 +15,6 @@
 
 char LICENSE[] SEC("license") = "GPL";
 
-const volatile __u64 min_ns = 1; /* -m */
-const volatile __u64 max_ns = ~0ULL; /* -M */
 /*
  * --state: the letters' indexes (bit i: BPFKIT_TASK_STATE_LETTERS[i]) or
  * bcc's number (the state's bits: any of them, or 0 for running only).
@@ -64,7 +62,6 @@ int BPF_PROG(switch_raw, bool preempt, struct task_struct *prev,
 	__u32 next_tid = BPF_CORE_READ(next, pid);
 	struct offcputime_start *start;
 	__u32 zero = 0;
-	__u64 delta;
 
 	/* PREV is the current task: its stacks are the ones taken here. */
 	if (prev_tid && bpfkit_selected() && state_selected(prev, preempt)) {
@@ -81,9 +78,7 @@ int BPF_PROG(switch_raw, bool preempt, struct task_struct *prev,
 	start = bpf_map_lookup_elem(&offcputime_starts, &next_tid);
 	if (!start)
 		return 0;
-	delta = bpf_ktime_get_ns() - start->ts;
-	if (delta >= min_ns && delta <= max_ns)
-		bpfkit_stack_count(&start->key, delta);
+	bpfkit_stack_count_block(&start->key, bpf_ktime_get_ns() - start->ts);
 	bpf_map_delete_elem(&offcputime_starts, &next_tid);
 	return 0;
 }

@@ -16,9 +16,6 @@
 
 char LICENSE[] SEC("license") = "GPL";
 
-const volatile __u64 min_ns = 1; /* -m */
-const volatile __u64 max_ns = ~0ULL; /* -M */
-
 /* Blocks not timed: more tasks blocked or woken at once than the maps hold. */
 __u64 wakeuptime_untimed;
 
@@ -45,7 +42,7 @@ int BPF_PROG(switch_raw, bool preempt, struct task_struct *prev,
 	__u32 prev_tid = BPF_CORE_READ(prev, pid);
 	__u32 next_tid = BPF_CORE_READ(next, pid);
 	struct bpfkit_stack_key *waker;
-	__u64 now = bpf_ktime_get_ns(), *start, delta;
+	__u64 now = bpf_ktime_get_ns(), *start;
 
 	/*
 	 * PREV blocks (a preempted task is still runnable: nobody wakes
@@ -62,9 +59,7 @@ int BPF_PROG(switch_raw, bool preempt, struct task_struct *prev,
 		return 0;
 	waker = bpf_map_lookup_elem(&wakeuptime_wakers, &next_tid);
 	if (waker) {
-		delta = now - *start;
-		if (delta >= min_ns && delta <= max_ns)
-			bpfkit_stack_count(waker, delta);
+		bpfkit_stack_count_block(waker, now - *start);
 		bpf_map_delete_elem(&wakeuptime_wakers, &next_tid);
 	}
 	bpf_map_delete_elem(&wakeuptime_starts, &next_tid);

@@ -10,7 +10,7 @@
 #include "diag.h"
 #include "run.h"
 #include "setup.h"
-#include "stacks.h"
+#include "stackrun.h"
 #include "profile.h"
 #include "profile.skel.h"
 
@@ -60,9 +60,7 @@ static const struct bpfkit_stacks_unit unit = {
 int main(int argc, char **argv)
 {
 	struct bpfkit_sampling sampling = {};
-	struct bpfkit_stacks *stacks = NULL;
 	struct profile_bpf *skel = NULL;
-	struct bpfkit_tick tick;
 	int err;
 
 	/* Parse options; check privileges, tracefs and kernel BTF. */
@@ -70,21 +68,11 @@ int main(int argc, char **argv)
 
 	/* Open the BPF object. */
 	skel = profile_bpf__open_opts(bpfkit_open_opts());
-	if (!skel) {
-		err = -errno;
-		bpfkit_fail("open BPF object", err);
-		goto cleanup;
-	}
+	if (!skel)
+		return bpfkit_open_failed();
 
-	/* Which stacks to take, then the common filters; load and verify. */
-	bpfkit_stack_cfg_init(&skel->rodata->bpfkit_stack_cfg,
-			      &bpfkit_opts.stacks);
-	err = bpfkit_load(skel->skeleton, &skel->rodata->bpfkit_filter, NULL);
-	if (err)
-		goto cleanup;
-
-	err = bpfkit_stacks_open(&stacks, skel->obj, &bpfkit_opts.stacks, &unit,
-				 &skel->bss->bpfkit_stack_stats);
+	/* Load and verify. */
+	err = bpfkit_load(skel->skeleton);
 	if (err)
 		goto cleanup;
 
@@ -93,19 +81,11 @@ int main(int argc, char **argv)
 	if (err)
 		goto cleanup;
 
-	/* Sample until -d or a signal, reading new processes' maps. */
-	tick = bpfkit_stacks_tick(stacks);
-	err = bpfkit_run(NULL, &tick);
-	if (err)
-		goto cleanup;
-
-	/* Stop sampling, so that the counts read are the final ones. */
-	bpfkit_detach_sampling(&sampling);
-	err = bpfkit_stacks_report(stacks);
+	/* Sample until -d or a signal, then print the stacks counted. */
+	err = bpfkit_stacks_run(skel->skeleton, &sampling, &unit);
 
 cleanup:
 	bpfkit_detach_sampling(&sampling);
-	bpfkit_stacks_free(stacks);
 	profile_bpf__destroy(skel);
 	return bpfkit_exit_code(err);
 }

@@ -10,7 +10,7 @@
 #include "diag.h"
 #include "run.h"
 #include "setup.h"
-#include "stacks.h"
+#include "stackrun.h"
 #include "wakeuptime.h"
 #include "wakeuptime.skel.h"
 
@@ -41,9 +41,7 @@ static const struct bpfkit_stacks_unit unit = {
 
 int main(int argc, char **argv)
 {
-	struct bpfkit_stacks *stacks = NULL;
 	struct wakeuptime_bpf *skel = NULL;
-	struct bpfkit_tick tick;
 	int err;
 
 	/* Parse options; check privileges, tracefs and kernel BTF. */
@@ -51,24 +49,11 @@ int main(int argc, char **argv)
 
 	/* Open the BPF object. */
 	skel = wakeuptime_bpf__open_opts(bpfkit_open_opts());
-	if (!skel) {
-		err = -errno;
-		bpfkit_fail("open BPF object", err);
-		goto cleanup;
-	}
+	if (!skel)
+		return bpfkit_open_failed();
 
-	/* Our limits and the stacks to take; load and verify. */
-	skel->rodata->min_ns = bpfkit_opts.block.min_us * 1000;
-	if (bpfkit_opts.block.max_us)
-		skel->rodata->max_ns = bpfkit_opts.block.max_us * 1000;
-	bpfkit_stack_cfg_init(&skel->rodata->bpfkit_stack_cfg,
-			      &bpfkit_opts.stacks);
-	err = bpfkit_load(skel->skeleton, &skel->rodata->bpfkit_filter, NULL);
-	if (err)
-		goto cleanup;
-
-	err = bpfkit_stacks_open(&stacks, skel->obj, &bpfkit_opts.stacks, &unit,
-				 &skel->bss->bpfkit_stack_stats);
+	/* Load and verify. */
+	err = bpfkit_load(skel->skeleton);
 	if (err)
 		goto cleanup;
 
@@ -77,15 +62,8 @@ int main(int argc, char **argv)
 	if (err)
 		goto cleanup;
 
-	/* Until -d or a signal, reading new processes' maps. */
-	tick = bpfkit_stacks_tick(stacks);
-	err = bpfkit_run(NULL, &tick);
-	if (err)
-		goto cleanup;
-
-	/* Detach, so that the counts read are the final ones. */
-	wakeuptime_bpf__detach(skel);
-	err = bpfkit_stacks_report(stacks);
+	/* Until -d or a signal; then print the stacks counted. */
+	err = bpfkit_stacks_run(skel->skeleton, NULL, &unit);
 	if (skel->bss->wakeuptime_untimed)
 		bpfkit_error(
 			"%llu blocks not timed: more than %d tasks blocked or woken at once",
@@ -93,7 +71,6 @@ int main(int argc, char **argv)
 			WAKEUPTIME_MAX_BLOCKED);
 
 cleanup:
-	bpfkit_stacks_free(stacks);
 	wakeuptime_bpf__destroy(skel);
 	return bpfkit_exit_code(err);
 }

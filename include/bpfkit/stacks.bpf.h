@@ -6,7 +6,8 @@
  *
  *	struct bpfkit_stack_key key;
  *	bpfkit_stack_key_fill(ctx, &key);	on the task's own CPU
- *	bpfkit_stack_count(&key, 1);		or the time it was blocked
+ *	bpfkit_stack_count(&key, 1);		a sample, or
+ *	bpfkit_stack_count_block(&key, ns);	the time it was blocked
  */
 #ifndef BPFKIT_STACKS_BPF_H
 #define BPFKIT_STACKS_BPF_H
@@ -15,7 +16,8 @@
 #include <bpf/bpf_helpers.h>
 #include "bpfkit/stacks.h"
 
-const volatile struct bpfkit_stack_cfg bpfkit_stack_cfg = { true, true };
+const volatile struct bpfkit_stack_cfg bpfkit_stack_cfg = { true, true, 0,
+							    ~0ULL };
 struct bpfkit_stack_stats bpfkit_stack_stats;
 
 /*
@@ -133,6 +135,15 @@ static __always_inline void bpfkit_stack_count(struct bpfkit_stack_key *key,
 	}
 	__sync_fetch_and_add(count, value);
 	__sync_fetch_and_add(&bpfkit_stack_stats.counted, 1);
+}
+
+/* Add a block of NS nanoseconds to KEY's count, if -m and -M keep it. */
+static __always_inline void
+bpfkit_stack_count_block(struct bpfkit_stack_key *key, __u64 ns)
+{
+	if (ns >= bpfkit_stack_cfg.min_block_ns &&
+	    ns <= bpfkit_stack_cfg.max_block_ns)
+		bpfkit_stack_count(key, ns);
 }
 
 #endif /* BPFKIT_STACKS_BPF_H */

@@ -38,10 +38,15 @@ struct bpfkit_stack_key {
 	char target[BPFKIT_COMM_LEN];
 };
 
-/* Which stacks to take (-U: user only, -K: kernel only). */
+/*
+ * Which stacks to take (-U: user only, -K: kernel only), and which blocks
+ * a tool of blocked time counts (-m, -M).
+ */
 struct bpfkit_stack_cfg {
 	bool user;
 	bool kernel;
+	__u64 min_block_ns;
+	__u64 max_block_ns;
 };
 
 /* What was counted, and what could not be (in the object's .bss). */

@@ -56,13 +56,6 @@ struct bpfkit_stacks {
 	size_t nno_fp;
 };
 
-void bpfkit_stack_cfg_init(volatile struct bpfkit_stack_cfg *cfg,
-			   const struct bpfkit_stacks_opts *opts)
-{
-	cfg->user = !opts->kernel_only;
-	cfg->kernel = !opts->user_only;
-}
-
 static int map_fd(struct bpf_object *obj, const char *name)
 {
 	struct bpf_map *map = bpf_object__find_map_by_name(obj, name);

@@ -1,13 +1,17 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
- * Stack tools (profile, offcputime, wakeuptime): the stack options (-U, -K, -L,
- * --top, --svg), the stack settings for the BPF side, and a reader that
- * takes the counts by stack from the maps of stacks.bpf.h, symbolizes
- * them (the symbols room) and prints them as folded stacks, the top
- * functions, JSON Lines, or writes a flame graph.
+ * Stack tools (profile, offcputime, wakeuptime): the stack options (-U, -K,
+ * -L, --top, --svg; -m, -M for blocks), the stack settings for the BPF
+ * side (written at load, setup.h), and a reader that takes the counts by
+ * stack from the maps of stacks.bpf.h, symbolizes them (the symbols room)
+ * and prints them as folded stacks, the top functions, JSON Lines, or
+ * writes a flame graph.
  *
- *	bpfkit_stack_cfg_init(&skel->rodata->bpfkit_stack_cfg, &o);  before load
- *	err = bpfkit_stacks_open(&r, skel->obj, &o, &unit, &skel->bss->...);
+ *	err = bpfkit_stacks_run(skel->skeleton, NULL, &unit);  (stackrun.h)
+ *
+ * which runs the reader:
+ *
+ *	err = bpfkit_stacks_open(&r, obj, &opts, &unit, stats);
  *	tick = bpfkit_stacks_tick(r);	reads new pids' maps while they run
  *	err = bpfkit_stacks_report(r);	at exit
  */
@@ -27,6 +31,8 @@ struct bpfkit_stacks_opts {
 	unsigned long top; /* --top N: the N functions most seen; 0: stacks */
 	const char *svg; /* --svg FILE: a flame graph there too */
 	bool verbose; /* -v: the symbolizer's time in the summary */
+	unsigned long min_block_us; /* -m: blocks counted from; default 1 */
+	unsigned long max_block_us; /* -M: blocks counted up to; 0: any */
 };
 
 /* What a tool counts: samples, or nanoseconds blocked printed as "us". */
@@ -37,9 +43,20 @@ struct bpfkit_stacks_unit {
 	__u64 divisor; /* counts are divided by this for printing */
 };
 
-/* Before load: which stacks the BPF side takes. */
-void bpfkit_stack_cfg_init(volatile struct bpfkit_stack_cfg *cfg,
-			   const struct bpfkit_stacks_opts *opts);
+/*
+ * Before load: which stacks the BPF side takes, and which blocks it
+ * counts. Inline: every tool's load writes it (setup.h), and only the
+ * stack tools link the reader and its symbolizer (libdw).
+ */
+static inline void bpfkit_stack_cfg_init(volatile struct bpfkit_stack_cfg *cfg,
+					 const struct bpfkit_stacks_opts *opts)
+{
+	cfg->user = !opts->kernel_only;
+	cfg->kernel = !opts->user_only;
+	cfg->min_block_ns = opts->min_block_us * 1000;
+	cfg->max_block_ns = opts->max_block_us ? opts->max_block_us * 1000 :
+						 ~0ULL;
+}
 
 struct bpfkit_stacks;
 

@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * The steps of the stack tools (profile, offcputime, wakeuptime) beyond
+ * every tool's (setup.h): sampling every CPU, and their run, which reads
+ * the stacks they count and prints them at the end. A room of its own, so
+ * that only they link the stack reader's symbolizer (libdw).
+ *
+ *	err = bpfkit_attach_sampling(skel->progs.sample, hz, &sampling);
+ *	err = bpfkit_stacks_run(skel->skeleton, &sampling, &unit);
+ */
+#ifndef BPFKIT_STACKRUN_H
+#define BPFKIT_STACKRUN_H
+
+#include <bpf/libbpf.h>
+#include "bpfkit/stacks.h"
+#include "stacks.h"
+
+/*
+ * A perf_event program PROG sampling every online CPU HZ times a second:
+ * on CPU cycles where a PMU counts them, on the cpu-clock timer otherwise
+ * (EVENT says which). A rate above the kernel's limit is named with it.
+ */
+struct bpfkit_sampling {
+	struct bpf_link **links; /* one per CPU, NULL for offline ones */
+	int ncpus;
+	const char *event; /* "cycles" or "cpu-clock" */
+};
+
+int bpfkit_attach_sampling(struct bpf_program *prog, unsigned long hz,
+			   struct bpfkit_sampling *out);
+
+/* Stop sampling (before the counts are read); again, a no-op. */
+void bpfkit_detach_sampling(struct bpfkit_sampling *s);
+
+/*
+ * bpfkit_run() for a stack tool: a reader of S's stack maps and counters
+ * (stacks.bpf.h), counting UNIT, reads the memory maps of processes new
+ * since while it runs, until -d or a signal; then S's programs and
+ * SAMPLING's (if not NULL) stop, so that the counts are final, and they
+ * are printed as the options say.
+ */
+int bpfkit_stacks_run(struct bpf_object_skeleton *s,
+		      struct bpfkit_sampling *sampling,
+		      const struct bpfkit_stacks_unit *unit);
+
+#endif /* BPFKIT_STACKRUN_H */
