@@ -17,9 +17,6 @@
 
 char LICENSE[] SEC("license") = "GPL";
 
-/* Send connections on these local ports only (-P). */
-const volatile struct bpfkit_ports lports;
-
 static __always_inline int accept_exit(struct syscall_trace_exit *ctx)
 {
 	__u64 pid_tgid = bpf_get_current_pid_tgid();
@@ -36,8 +33,7 @@ static __always_inline int accept_exit(struct syscall_trace_exit *ctx)
 	bpfkit_sock_flow(sk, &e.flow);
 	if ((e.flow.family != BPFKIT_AF_INET &&
 	     e.flow.family != BPFKIT_AF_INET6) ||
-	    !bpfkit_family_selected(&e.flow) ||
-	    !bpfkit_port_selected(&lports, e.flow.sport))
+	    !bpfkit_flow_selected(&e.flow))
 		return 0;
 	e.pid = pid_tgid >> 32;
 	e.tid = pid_tgid;

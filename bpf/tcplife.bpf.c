@@ -23,12 +23,6 @@
 
 char LICENSE[] SEC("license") = "GPL";
 
-/* Send sessions on these local (-L) and remote (-D) ports only. */
-const volatile struct bpfkit_ports lports;
-const volatile struct bpfkit_ports rports;
-/* -p, -u, -c or --cgroup is set: a session needs an owner that passes. */
-const volatile bool filtered;
-
 /* How the session's task is known. */
 enum owner {
 	OWNER_UNKNOWN, /* no transition in a task of its own yet */
@@ -78,13 +72,12 @@ session_end(struct trace_event_raw_inet_sock_set_state *ctx, struct session *s)
 	const struct tcp_sock *tp = ctx->skaddr;
 	struct tcplife_event e = {};
 
+	/* With -p, -u, -c or --cgroup, a session needs an owner that passes. */
 	if (s->owner == OWNER_LEFT_OUT ||
-	    (filtered && s->owner != OWNER_SELECTED))
+	    (bpfkit_filtering() && s->owner != OWNER_SELECTED))
 		return 0;
 	bpfkit_tp_flow(ctx, &e.flow);
-	if (!bpfkit_family_selected(&e.flow) ||
-	    !bpfkit_port_selected(&lports, e.flow.sport) ||
-	    !bpfkit_port_selected(&rports, e.flow.dport))
+	if (!bpfkit_flow_selected(&e.flow))
 		return 0;
 	e.tx_bytes = BPF_CORE_READ(tp, bytes_acked);
 	if (e.tx_bytes && (s->seen & SEEN_SYN_ACKED))

@@ -16,9 +16,6 @@
 
 char LICENSE[] SEC("license") = "GPL";
 
-/* -p, -u, -c or --cgroup is set: a retransmit needs an owner that passes. */
-const volatile bool filtered;
-
 struct owner {
 	__u32 pid;
 	__u32 uid;
@@ -96,7 +93,8 @@ int tcpretrans_skb(void *ctx)
 	o = bpfkit_sock_lookup(&tcpretrans_owners, skaddr);
 	if (o && !o->selected)
 		return 0;
-	if (!o && filtered)
+	/* With -p, -u, -c or --cgroup, a retransmit needs an owner that passes. */
+	if (!o && bpfkit_filtering())
 		return 0;
 	if (own)
 		e.state = retransmit_flow(c, &e.flow, BPF_CORE_READ(c, family));

@@ -15,12 +15,6 @@
 
 char LICENSE[] SEC("license") = "GPL";
 
-/* Send changes on these local (-L) and remote (-D) ports only. */
-const volatile struct bpfkit_ports lports;
-const volatile struct bpfkit_ports rports;
-/* -p, -u, -c or --cgroup is set: a change needs an owner that passes. */
-const volatile bool filtered;
-
 /* A socket's last change, and its process once known. */
 struct sock_state {
 	__u64 changed_ns;
@@ -77,10 +71,9 @@ int tcpstates_change(struct trace_event_raw_inet_sock_set_state *ctx)
 	}
 
 	bpfkit_tp_flow(ctx, &e.flow);
-	if (!s->left_out && (!filtered || s->owned) &&
-	    bpfkit_family_selected(&e.flow) &&
-	    bpfkit_port_selected(&lports, e.flow.sport) &&
-	    bpfkit_port_selected(&rports, e.flow.dport)) {
+	/* With -p, -u, -c or --cgroup, a change needs an owner that passes. */
+	if (!s->left_out && (!bpfkit_filtering() || s->owned) &&
+	    bpfkit_flow_selected(&e.flow)) {
 		e.skaddr = (__u64)ctx->skaddr;
 		e.oldstate = ctx->oldstate;
 		e.newstate = ctx->newstate;

@@ -30,23 +30,6 @@ enum {
 	PORT_W = 5
 };
 
-static struct {
-	bool failed_only; /* -x */
-} env;
-
-static const struct argp_option options[] = {
-	{ "failed", 'x', NULL, 0, "Show failed binds only", 0 },
-	{},
-};
-
-static error_t parse_arg(int key, char *arg, struct argp_state *state)
-{
-	if (key != 'x')
-		return ARGP_ERR_UNKNOWN;
-	env.failed_only = true;
-	return 0;
-}
-
 static const struct bpfkit_tool tool = {
 	.name = "bindsnoop",
 	.doc = "Trace bind(2): who bound which address and port, with the socket's options and the result.\n"
@@ -55,9 +38,12 @@ static const struct bpfkit_tool tool = {
 	       "  bindsnoop                  # every bind on the system\n"
 	       "  bindsnoop -x               # failed binds only (EADDRINUSE, EACCES...)\n"
 	       "  bindsnoop -c nginx -j      # nginx's binds, as JSON Lines\n",
-	.options = BPFKIT_OPT_EVENTS,
-	.own_options = options,
-	.own_parser = parse_arg,
+	.options = BPFKIT_OPT_EVENTS | BPFKIT_OPT_FAILED,
+	.tracepoints =
+		(const struct bpfkit_tracepoint[]){
+			{ "syscalls", "sys_enter_bind",
+			  "CONFIG_FTRACE_SYSCALLS" },
+			{} },
 };
 
 static const struct {
@@ -122,10 +108,7 @@ static void print_json(const struct bindsnoop_event *e, const char *addr)
 	struct bpfkit_json j;
 
 	bpfkit_json_begin(&j, stdout, &e->rec);
-	bpfkit_json_int(&j, "pid", e->pid);
-	bpfkit_json_int(&j, "tid", e->tid);
-	bpfkit_json_int(&j, "uid", e->uid);
-	bpfkit_json_str(&j, "comm", e->comm, sizeof(e->comm));
+	bpfkit_json_task(&j, e->pid, e->tid, e->uid, e->comm);
 	bpfkit_json_int(&j, "ret", e->ret < 0 ? -1 : e->ret);
 	bpfkit_json_int(&j, "errno", e->ret < 0 ? -(long)e->ret : 0);
 	if (e->ret < 0)
@@ -197,26 +180,16 @@ int main(int argc, char **argv)
 	/* Parse options; check privileges, tracefs and kernel BTF. */
 	bpfkit_setup(&tool, argc, argv);
 
-	/* The syscall tracepoints must be there. */
-	err = bpfkit_require_tracepoint("syscalls", "sys_enter_bind",
-					"CONFIG_FTRACE_SYSCALLS");
-	if (err)
-		goto cleanup;
-
 	/* Open the BPF object. */
 	skel = bindsnoop_bpf__open_opts(bpfkit_open_opts());
-	if (!skel) {
-		err = -errno;
-		bpfkit_fail("open BPF object", err);
-		goto cleanup;
-	}
+	if (!skel)
+		return bpfkit_open_failed();
 
 	/* Set our own filter. */
-	skel->rodata->failed_only = env.failed_only;
+	skel->rodata->failed_only = bpfkit_opts.failed_only;
 
-	/* Write filters and channel settings to .rodata; load and verify. */
-	err = bpfkit_load(skel->skeleton, &skel->rodata->bpfkit_filter,
-			  &skel->rodata->bpfkit_channel_cfg);
+	/* Load and verify. */
+	err = bpfkit_load(skel->skeleton);
 	if (err)
 		goto cleanup;
 

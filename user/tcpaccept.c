@@ -17,11 +17,7 @@
 #include "tcpaccept.skel.h"
 
 /* Column widths, for the header and every row. */
-enum { PID_W = 7, COMM_W = 15, ADDR_W = 25, PORT_W = 5 };
-
-static struct {
-	struct bpfkit_ports lports; /* -P */
-} env;
+enum { PID_W = 7, COMM_W = 15 };
 
 static const struct argp_option options[] = {
 	{ "port", 'P', "PORTS", 0,
@@ -34,7 +30,7 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 {
 	if (key != 'P')
 		return ARGP_ERR_UNKNOWN;
-	return bpfkit_parse_ports("-P/--port", arg, &env.lports);
+	return bpfkit_parse_ports("-P/--port", arg, &bpfkit_opts.net.lports);
 }
 
 static const struct bpfkit_tool tool = {
@@ -48,6 +44,13 @@ static const struct bpfkit_tool tool = {
 	.options = BPFKIT_OPT_EVENTS | BPFKIT_OPT_FAMILY,
 	.own_options = options,
 	.own_parser = parse_arg,
+	.tracepoints =
+		(const struct bpfkit_tracepoint[]){
+			{ "syscalls", "sys_exit_accept4",
+			  "CONFIG_FTRACE_SYSCALLS" },
+			{ "syscalls", "sys_exit_accept",
+			  "CONFIG_FTRACE_SYSCALLS" },
+			{} },
 };
 
 static void print_json(const struct tcpaccept_event *e)
@@ -55,10 +58,7 @@ static void print_json(const struct tcpaccept_event *e)
 	struct bpfkit_json j;
 
 	bpfkit_json_begin(&j, stdout, &e->rec);
-	bpfkit_json_int(&j, "pid", e->pid);
-	bpfkit_json_int(&j, "tid", e->tid);
-	bpfkit_json_int(&j, "uid", e->uid);
-	bpfkit_json_str(&j, "comm", e->comm, sizeof(e->comm));
+	bpfkit_json_task(&j, e->pid, e->tid, e->uid, e->comm);
 	bpfkit_json_int(&j, "fd", e->fd);
 	bpfkit_json_flow(&j, &e->flow);
 	bpfkit_json_end(&j);
@@ -80,8 +80,7 @@ static enum bpfkit_verdict print_event(void *ctx, const void *data, size_t size)
 	bpfkit_print_time(&e->rec);
 	printf("%-*u ", PID_W, e->pid);
 	bpfkit_print_str(e->comm, sizeof(e->comm), COMM_W);
-	printf("%-2d %-*s %*u %-*s %*u\n", t.ip, ADDR_W, t.saddr, PORT_W,
-	       e->flow.sport, ADDR_W, t.daddr, PORT_W, e->flow.dport);
+	printf(BPFKIT_FLOW_COLS "\n", BPFKIT_FLOW_ARGS(t));
 	return BPFKIT_SHOWN;
 }
 
@@ -94,28 +93,13 @@ int main(int argc, char **argv)
 	/* Parse options; check privileges, tracefs and kernel BTF. */
 	bpfkit_setup(&tool, argc, argv);
 
-	/* The syscall tracepoints must be there. */
-	err = bpfkit_require_tracepoint("syscalls", "sys_exit_accept4", "CONFIG_FTRACE_SYSCALLS") ?:
-		      bpfkit_require_tracepoint("syscalls", "sys_exit_accept",
-						"CONFIG_FTRACE_SYSCALLS");
-	if (err)
-		goto cleanup;
-
 	/* Open the BPF object. */
 	skel = tcpaccept_bpf__open_opts(bpfkit_open_opts());
-	if (!skel) {
-		err = -errno;
-		bpfkit_fail("open BPF object", err);
-		goto cleanup;
-	}
+	if (!skel)
+		return bpfkit_open_failed();
 
-	/* Set our own filters. */
-	skel->rodata->lports = env.lports;
-	bpfkit_net_cfg_init(&skel->rodata->bpfkit_net_cfg);
-
-	/* Write filters and channel settings to .rodata; load and verify. */
-	err = bpfkit_load(skel->skeleton, &skel->rodata->bpfkit_filter,
-			  &skel->rodata->bpfkit_channel_cfg);
+	/* Load and verify. */
+	err = bpfkit_load(skel->skeleton);
 	if (err)
 		goto cleanup;
 
@@ -125,9 +109,8 @@ int main(int argc, char **argv)
 		goto cleanup;
 
 	/* Print the header, then connections until the end. */
-	bpfkit_print_header("%-*s %-*s %-2s %-*s %*s %-*s %*s\n", PID_W, "PID",
-			    COMM_W, "COMM", "IP", ADDR_W, "LADDR", PORT_W,
-			    "LPORT", ADDR_W, "RADDR", PORT_W, "RPORT");
+	bpfkit_print_header("%-*s %-*s %s\n", PID_W, "PID", COMM_W, "COMM",
+			    bpfkit_flow_header('L', 'R'));
 	err = bpfkit_run(ch, NULL);
 
 cleanup:

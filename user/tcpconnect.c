@@ -24,13 +24,12 @@
 #include "tcpconnect.skel.h"
 
 /* Column widths, for the header and every row. */
-enum { PID_W = 7, COMM_W = 15, UID_W = 7, ADDR_W = 25, PORT_W = 5 };
+enum { PID_W = 7, COMM_W = 15, UID_W = 7 };
 
 static struct {
 	bool failed_only; /* -x */
 	bool uid_column; /* -U */
 	bool count; /* -C */
-	struct bpfkit_ports dports; /* -P */
 } env;
 
 static const struct argp_option options[] = {
@@ -50,7 +49,8 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		env.failed_only = true;
 		return 0;
 	case 'P':
-		return bpfkit_parse_ports("-P/--port", arg, &env.dports);
+		return bpfkit_parse_ports("-P/--port", arg,
+					  &bpfkit_opts.net.rports);
 	case 'U':
 		env.uid_column = true;
 		return 0;
@@ -74,6 +74,8 @@ static const struct bpfkit_tool tool = {
 	.options = BPFKIT_OPT_EVENTS | BPFKIT_OPT_FAMILY,
 	.own_options = options,
 	.own_parser = parse_arg,
+	.tracepoints =
+		(const struct bpfkit_tracepoint[]){ BPFKIT_TP_SOCK_STATE, {} },
 };
 
 /* The outcome as printed: established, refused, timeout, or the errno. */
@@ -164,16 +166,17 @@ static void print_counts(void)
 	size_t i;
 
 	if (!bpfkit_output_json())
-		printf("%-*s %*s %10s %10s\n", ADDR_W, "DADDR", PORT_W, "DPORT",
-		       "CONNECTS", "FAILED");
+		printf("%-*s %*s %10s %10s\n", BPFKIT_ADDR_W, "DADDR",
+		       BPFKIT_PORT_W, "DPORT", "CONNECTS", "FAILED");
 	for (i = 0; i < dests.n; i++) {
 		const struct dest_count *d = bpfkit_tally_at(&dests, i);
 
 		bpfkit_addr_str(d->key.family, d->key.daddr, addr,
 				sizeof(addr));
 		if (!bpfkit_output_json()) {
-			printf("%-*s %*u %10llu %10llu\n", ADDR_W, addr, PORT_W,
-			       d->key.dport, (unsigned long long)d->connects,
+			printf("%-*s %*u %10llu %10llu\n", BPFKIT_ADDR_W, addr,
+			       BPFKIT_PORT_W, d->key.dport,
+			       (unsigned long long)d->connects,
 			       (unsigned long long)d->failed);
 			continue;
 		}
@@ -193,10 +196,7 @@ static void print_json(const struct tcpconnect_event *e)
 	const char *err;
 
 	bpfkit_json_begin(&j, stdout, &e->rec);
-	bpfkit_json_int(&j, "pid", e->pid);
-	bpfkit_json_int(&j, "tid", e->tid);
-	bpfkit_json_int(&j, "uid", e->uid);
-	bpfkit_json_str(&j, "comm", e->comm, sizeof(e->comm));
+	bpfkit_json_task(&j, e->pid, e->tid, e->uid, e->comm);
 	bpfkit_json_flow(&j, &e->flow);
 	bpfkit_json_str(&j, "result", result_name(e), 32);
 	if (e->state != BPFKIT_TCP_ESTABLISHED) {
@@ -233,9 +233,7 @@ static enum bpfkit_verdict print_event(void *ctx, const void *data, size_t size)
 	bpfkit_print_str(e->comm, sizeof(e->comm), COMM_W);
 	if (env.uid_column)
 		printf("%-*u ", UID_W, e->uid);
-	printf("%-2d %-*s %*u %-*s %*u %s\n", t.ip, ADDR_W, t.saddr, PORT_W,
-	       e->flow.sport, ADDR_W, t.daddr, PORT_W, e->flow.dport,
-	       result_name(e));
+	printf(BPFKIT_FLOW_COLS " %s\n", BPFKIT_FLOW_ARGS(t), result_name(e));
 	return BPFKIT_SHOWN;
 }
 
@@ -248,27 +246,16 @@ int main(int argc, char **argv)
 	/* Parse options; check privileges, tracefs and kernel BTF. */
 	bpfkit_setup(&tool, argc, argv);
 
-	err = bpfkit_require_tracepoint("sock", "inet_sock_set_state",
-					"Linux 4.16+");
-	if (err)
-		goto cleanup;
-
 	/* Open the BPF object. */
 	skel = tcpconnect_bpf__open_opts(bpfkit_open_opts());
-	if (!skel) {
-		err = -errno;
-		bpfkit_fail("open BPF object", err);
-		goto cleanup;
-	}
+	if (!skel)
+		return bpfkit_open_failed();
 
-	/* Set our own filters. */
+	/* -x into .rodata. */
 	skel->rodata->failed_only = env.failed_only;
-	skel->rodata->dports = env.dports;
-	bpfkit_net_cfg_init(&skel->rodata->bpfkit_net_cfg);
 
-	/* Write filters and channel settings to .rodata; load and verify. */
-	err = bpfkit_load(skel->skeleton, &skel->rodata->bpfkit_filter,
-			  &skel->rodata->bpfkit_channel_cfg);
+	/* Load and verify. */
+	err = bpfkit_load(skel->skeleton);
 	if (err)
 		goto cleanup;
 
@@ -281,17 +268,12 @@ int main(int argc, char **argv)
 	bpfkit_metrics_source(fill_metrics, NULL);
 
 	/* Print the header (none for -C), then events until the end. */
-	if (env.uid_column && !env.count)
-		bpfkit_print_header(
-			"%-*s %-*s %-*s %-2s %-*s %*s %-*s %*s RESULT\n", PID_W,
-			"PID", COMM_W, "COMM", UID_W, "UID", "IP", ADDR_W,
-			"SADDR", PORT_W, "SPORT", ADDR_W, "DADDR", PORT_W,
-			"DPORT");
-	else if (!env.count)
-		bpfkit_print_header("%-*s %-*s %-2s %-*s %*s %-*s %*s RESULT\n",
-				    PID_W, "PID", COMM_W, "COMM", "IP", ADDR_W,
-				    "SADDR", PORT_W, "SPORT", ADDR_W, "DADDR",
-				    PORT_W, "DPORT");
+	if (!env.count)
+		bpfkit_print_header("%-*s %-*s %-*s%s RESULT\n", PID_W, "PID",
+				    COMM_W, "COMM",
+				    env.uid_column ? UID_W + 1 : 0,
+				    env.uid_column ? "UID" : "",
+				    bpfkit_flow_header('S', 'D'));
 	err = bpfkit_run(ch, NULL);
 	if (!err && env.count)
 		print_counts();

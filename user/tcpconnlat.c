@@ -18,7 +18,7 @@
 #include "tcpconnlat.skel.h"
 
 /* Column widths, for the header and every row. */
-enum { PID_W = 7, COMM_W = 15, ADDR_W = 25, PORT_W = 5 };
+enum { PID_W = 7, COMM_W = 15 };
 
 static struct {
 	bool histogram; /* -H */
@@ -62,6 +62,8 @@ static const struct bpfkit_tool tool = {
 		   BPFKIT_OPT_HIST | BPFKIT_OPT_FAMILY,
 	.own_options = options,
 	.own_parser = parse_arg,
+	.tracepoints =
+		(const struct bpfkit_tracepoint[]){ BPFKIT_TP_SOCK_STATE, {} },
 };
 
 static void print_json(const struct tcpconnlat_event *e)
@@ -69,10 +71,7 @@ static void print_json(const struct tcpconnlat_event *e)
 	struct bpfkit_json j;
 
 	bpfkit_json_begin(&j, stdout, &e->rec);
-	bpfkit_json_int(&j, "pid", e->pid);
-	bpfkit_json_int(&j, "tid", e->tid);
-	bpfkit_json_int(&j, "uid", e->uid);
-	bpfkit_json_str(&j, "comm", e->comm, sizeof(e->comm));
+	bpfkit_json_task(&j, e->pid, e->tid, e->uid, e->comm);
 	bpfkit_json_flow(&j, &e->flow);
 	bpfkit_json_double(&j, "ms", e->latency_ns / 1e6);
 	bpfkit_json_end(&j);
@@ -94,16 +93,18 @@ static enum bpfkit_verdict print_event(void *ctx, const void *data, size_t size)
 	bpfkit_print_time(&e->rec);
 	printf("%-*u ", PID_W, e->pid);
 	bpfkit_print_str(e->comm, sizeof(e->comm), COMM_W);
-	printf("%-2d %-*s %*u %-*s %*u %.3f\n", t.ip, ADDR_W, t.saddr, PORT_W,
-	       e->flow.sport, ADDR_W, t.daddr, PORT_W, e->flow.dport,
+	printf(BPFKIT_FLOW_COLS " %.3f\n", BPFKIT_FLOW_ARGS(t),
 	       e->latency_ns / 1e6);
 	return BPFKIT_SHOWN;
 }
 
 int main(int argc, char **argv)
 {
-	struct bpfkit_hist_keys keys = { .key_size = sizeof(__u32) };
-	struct bpfkit_hist_reader *hists = NULL;
+	struct bpfkit_hist_keys keys = {
+		.key_size = sizeof(__u32),
+		.metric = "bpfkit_tcpconnlat_connect_latency_seconds",
+		.metric_help = "TCP connect latency, SYN_SENT to ESTABLISHED",
+	};
 	struct tcpconnlat_bpf *skel = NULL;
 	struct bpfkit_channel *ch = NULL;
 	int err;
@@ -111,56 +112,38 @@ int main(int argc, char **argv)
 	/* Parse options; check privileges, tracefs and kernel BTF. */
 	bpfkit_setup(&tool, argc, argv);
 
-	err = bpfkit_require_tracepoint("sock", "inet_sock_set_state",
-					"Linux 4.16+");
-	if (err)
-		goto cleanup;
-
 	/* Open the BPF object. */
 	skel = tcpconnlat_bpf__open_opts(bpfkit_open_opts());
-	if (!skel) {
-		err = -errno;
-		bpfkit_fail("open BPF object", err);
-		goto cleanup;
-	}
+	if (!skel)
+		return bpfkit_open_failed();
 
-	/* Our options, the family and the buckets into .rodata. */
+	/* -H into .rodata. */
 	skel->rodata->histogram = env.histogram;
-	bpfkit_net_cfg_init(&skel->rodata->bpfkit_net_cfg);
-	bpfkit_hist_cfg_init(&skel->rodata->bpfkit_hist_cfg);
 
-	/* Write filters (and for events the channel's settings); load. */
-	err = bpfkit_load(skel->skeleton, &skel->rodata->bpfkit_filter,
-			  env.histogram ? NULL :
-					  &skel->rodata->bpfkit_channel_cfg);
+	/* Load and verify. */
+	err = bpfkit_load(skel->skeleton);
 	if (err)
 		goto cleanup;
 
+	/* Open the event channel (none for -H), then attach. */
+	err = bpfkit_attach(skel->skeleton, env.histogram ? NULL : print_event,
+			    NULL, &ch);
+	if (err)
+		goto cleanup;
+
+	/* -H: report every interval until COUNT, -d or a signal. */
 	if (env.histogram) {
-		keys.metric = "bpfkit_tcpconnlat_connect_latency_seconds";
-		keys.metric_help =
-			"TCP connect latency, SYN_SENT to ESTABLISHED";
-		err = bpfkit_hist_open(&hists,
-				       bpf_map__fd(skel->maps.tcpconnlat_hists),
-				       &keys, &skel->bss->bpfkit_hist_missed) ?:
-		      bpfkit_attach(skel->skeleton, NULL, NULL, NULL);
-		/* Report every interval until COUNT, -d or a signal. */
-		if (!err)
-			err = bpfkit_hist_run(hists);
+		err = bpfkit_hist_run(skel->skeleton,
+				      skel->maps.tcpconnlat_hists, &keys);
 		goto cleanup;
 	}
 
-	/* Open the event channel, then attach to the state changes. */
-	err = bpfkit_attach(skel->skeleton, print_event, NULL, &ch);
-	if (err)
-		goto cleanup;
-	bpfkit_print_header("%-*s %-*s %-2s %-*s %*s %-*s %*s LAT(ms)\n", PID_W,
-			    "PID", COMM_W, "COMM", "IP", ADDR_W, "SADDR",
-			    PORT_W, "SPORT", ADDR_W, "DADDR", PORT_W, "DPORT");
+	/* Else print the header, then connects until the end. */
+	bpfkit_print_header("%-*s %-*s %s LAT(ms)\n", PID_W, "PID", COMM_W,
+			    "COMM", bpfkit_flow_header('S', 'D'));
 	err = bpfkit_run(ch, NULL);
 
 cleanup:
-	bpfkit_hist_free(hists);
 	bpfkit_channel_free(ch);
 	tcpconnlat_bpf__destroy(skel);
 	return bpfkit_exit_code(err);

@@ -90,6 +90,9 @@ static const struct bpfkit_tool tool = {
 		   BPFKIT_OPT_METRICS | BPFKIT_OPT_FAMILY,
 	.own_options = options,
 	.own_parser = parse_arg,
+	.tracepoints = (const struct bpfkit_tracepoint[]){ { "skb", "kfree_skb",
+							     "Linux 2.6.30+" },
+							   {} },
 };
 
 /*
@@ -487,27 +490,19 @@ int main(int argc, char **argv)
 		exit(BPFKIT_EXIT_USAGE);
 	if (err)
 		goto cleanup;
-	err = bpfkit_require_tracepoint("skb", "kfree_skb", "Linux 2.6.30+");
-	if (err)
-		goto cleanup;
 
 	/* Open the BPF object. */
 	skel = tcpdrop_bpf__open_opts(bpfkit_open_opts());
-	if (!skel) {
-		err = -errno;
-		bpfkit_fail("open BPF object", err);
-		goto cleanup;
-	}
+	if (!skel)
+		return bpfkit_open_failed();
 
 	/* Set our own filters. */
 	skel->rodata->all_protocols = env.all_protocols;
 	skel->rodata->reasons = reasons;
 	find_softirq_code(skel->rodata->softirq_code);
-	bpfkit_net_cfg_init(&skel->rodata->bpfkit_net_cfg);
 
-	/* Write the channel settings to .rodata; load and verify. */
-	err = bpfkit_load(skel->skeleton, NULL,
-			  &skel->rodata->bpfkit_channel_cfg);
+	/* Load and verify. */
+	err = bpfkit_load(skel->skeleton);
 	if (err)
 		goto cleanup;
 

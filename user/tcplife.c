@@ -17,31 +17,7 @@
 #include "tcplife.skel.h"
 
 /* Column widths, for the header and every row. */
-enum { PID_W = 7, COMM_W = 15, ADDR_W = 25, PORT_W = 5, BYTES_W = 10 };
-
-static struct {
-	struct bpfkit_ports lports; /* -L */
-	struct bpfkit_ports rports; /* -D */
-} env;
-
-static const struct argp_option options[] = {
-	{ "localport", 'L', "PORTS", 0,
-	  "Trace sessions on these local ports only (comma-separated)", 0 },
-	{ "remoteport", 'D', "PORTS", 0,
-	  "Trace sessions with these remote ports only (comma-separated)", 0 },
-	{},
-};
-
-static error_t parse_arg(int key, char *arg, struct argp_state *state)
-{
-	switch (key) {
-	case 'L':
-		return bpfkit_parse_ports("-L/--localport", arg, &env.lports);
-	case 'D':
-		return bpfkit_parse_ports("-D/--remoteport", arg, &env.rports);
-	}
-	return ARGP_ERR_UNKNOWN;
-}
+enum { PID_W = 7, COMM_W = 15, BYTES_W = 10 };
 
 static const struct bpfkit_tool tool = {
 	.name = "tcplife",
@@ -52,9 +28,9 @@ static const struct bpfkit_tool tool = {
 	       "  tcplife -L 80,443          # sessions on local ports 80 and 443\n"
 	       "  tcplife -D 5432 -j         # to remote port 5432, as JSON Lines\n"
 	       "  tcplife -c curl -4         # curl's IPv4 sessions\n",
-	.options = BPFKIT_OPT_EVENTS | BPFKIT_OPT_FAMILY,
-	.own_options = options,
-	.own_parser = parse_arg,
+	.options = BPFKIT_OPT_EVENTS | BPFKIT_OPT_FAMILY | BPFKIT_OPT_PORTS,
+	.tracepoints =
+		(const struct bpfkit_tracepoint[]){ BPFKIT_TP_SOCK_STATE, {} },
 };
 
 static void print_json(const struct tcplife_event *e)
@@ -95,9 +71,8 @@ static enum bpfkit_verdict print_event(void *ctx, const void *data, size_t size)
 		/* Reset before any task of its own touched it. */
 		printf("%-*s %-*s ", PID_W, "-", COMM_W, "-");
 	}
-	printf("%-2d %-*s %*u %-*s %*u %*llu %*llu %.2f\n", t.ip, ADDR_W,
-	       t.saddr, PORT_W, e->flow.sport, ADDR_W, t.daddr, PORT_W,
-	       e->flow.dport, BYTES_W, (unsigned long long)e->tx_bytes, BYTES_W,
+	printf(BPFKIT_FLOW_COLS " %*llu %*llu %.2f\n", BPFKIT_FLOW_ARGS(t),
+	       BYTES_W, (unsigned long long)e->tx_bytes, BYTES_W,
 	       (unsigned long long)e->rx_bytes, e->duration_ns / 1e6);
 	return BPFKIT_SHOWN;
 }
@@ -106,35 +81,18 @@ int main(int argc, char **argv)
 {
 	struct tcplife_bpf *skel = NULL;
 	struct bpfkit_channel *ch = NULL;
-	const struct bpfkit_filter *f;
 	int err;
 
 	/* Parse options; check privileges, tracefs and kernel BTF. */
 	bpfkit_setup(&tool, argc, argv);
 
-	err = bpfkit_require_tracepoint("sock", "inet_sock_set_state",
-					"Linux 4.16+");
-	if (err)
-		goto cleanup;
-
 	/* Open the BPF object. */
 	skel = tcplife_bpf__open_opts(bpfkit_open_opts());
-	if (!skel) {
-		err = -errno;
-		bpfkit_fail("open BPF object", err);
-		goto cleanup;
-	}
+	if (!skel)
+		return bpfkit_open_failed();
 
-	/* Set our own filters. */
-	f = &bpfkit_opts.filter;
-	skel->rodata->filtered = bpfkit_filter_narrows(f);
-	skel->rodata->lports = env.lports;
-	skel->rodata->rports = env.rports;
-	bpfkit_net_cfg_init(&skel->rodata->bpfkit_net_cfg);
-
-	/* Write filters and channel settings to .rodata; load and verify. */
-	err = bpfkit_load(skel->skeleton, &skel->rodata->bpfkit_filter,
-			  &skel->rodata->bpfkit_channel_cfg);
+	/* Load and verify, with the filters, -4/-6, -L and -D in .rodata. */
+	err = bpfkit_load(skel->skeleton);
 	if (err)
 		goto cleanup;
 
@@ -144,10 +102,9 @@ int main(int argc, char **argv)
 		goto cleanup;
 
 	/* Print the header, then sessions until the end. */
-	bpfkit_print_header("%-*s %-*s %-2s %-*s %*s %-*s %*s %*s %*s MS\n",
-			    PID_W, "PID", COMM_W, "COMM", "IP", ADDR_W, "LADDR",
-			    PORT_W, "LPORT", ADDR_W, "RADDR", PORT_W, "RPORT",
-			    BYTES_W, "TX_BYTES", BYTES_W, "RX_BYTES");
+	bpfkit_print_header("%-*s %-*s %s %*s %*s MS\n", PID_W, "PID", COMM_W,
+			    "COMM", bpfkit_flow_header('L', 'R'), BYTES_W,
+			    "TX_BYTES", BYTES_W, "RX_BYTES");
 	err = bpfkit_run(ch, NULL);
 
 cleanup:

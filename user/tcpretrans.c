@@ -23,7 +23,7 @@
 #include "tcpretrans.skel.h"
 
 /* Column widths, for the header and every row. */
-enum { PID_W = 7, COMM_W = 15, ADDR_W = 25, PORT_W = 5 };
+enum { PID_W = 7, COMM_W = 15 };
 
 static struct {
 	bool count; /* -C */
@@ -55,6 +55,11 @@ static const struct bpfkit_tool tool = {
 	.options = BPFKIT_OPT_EVENTS | BPFKIT_OPT_FAMILY,
 	.own_options = options,
 	.own_parser = parse_arg,
+	.tracepoints =
+		(const struct bpfkit_tracepoint[]){
+			{ "tcp", "tcp_retransmit_skb", "Linux 4.15+" },
+			BPFKIT_TP_SOCK_STATE,
+			{} },
 };
 
 /* Retransmits per flow and state (-C, --metrics), in the order first seen. */
@@ -118,19 +123,17 @@ static void print_counts(void)
 	size_t i;
 
 	if (!bpfkit_output_json())
-		printf("%-2s %-*s %*s %-*s %*s %-11s %11s\n", "IP", ADDR_W,
-		       "LADDR", PORT_W, "LPORT", ADDR_W, "RADDR", PORT_W,
-		       "RPORT", "STATE", "RETRANSMITS");
+		printf("%s %-11s %11s\n", bpfkit_flow_header('L', 'R'), "STATE",
+		       "RETRANSMITS");
 	for (i = 0; i < flows.n; i++) {
 		const struct flow_count *c = bpfkit_tally_at(&flows, i);
 		const char *state = bpfkit_tcp_state_name(c->key.state);
 
 		if (!bpfkit_output_json()) {
 			bpfkit_flow_text(&c->key.flow, &t);
-			printf("%-2d %-*s %*u %-*s %*u %-11s %11llu\n", t.ip,
-			       ADDR_W, t.saddr, PORT_W, c->key.flow.sport,
-			       ADDR_W, t.daddr, PORT_W, c->key.flow.dport,
-			       state, (unsigned long long)c->retransmits);
+			printf(BPFKIT_FLOW_COLS " %-11s %11llu\n",
+			       BPFKIT_FLOW_ARGS(t), state,
+			       (unsigned long long)c->retransmits);
 			continue;
 		}
 		bpfkit_json_begin(&j, stdout, NULL);
@@ -184,8 +187,7 @@ static enum bpfkit_verdict print_event(void *ctx, const void *data, size_t size)
 		/* Its socket had no change in a task of its own since start. */
 		printf("%-*s %-*s ", PID_W, "-", COMM_W, "-");
 	}
-	printf("%-2d %-*s %*u %-*s %*u %s\n", t.ip, ADDR_W, t.saddr, PORT_W,
-	       e->flow.sport, ADDR_W, t.daddr, PORT_W, e->flow.dport,
+	printf(BPFKIT_FLOW_COLS " %s\n", BPFKIT_FLOW_ARGS(t),
 	       bpfkit_tcp_state_name(e->state));
 	return BPFKIT_SHOWN;
 }
@@ -194,34 +196,18 @@ int main(int argc, char **argv)
 {
 	struct tcpretrans_bpf *skel = NULL;
 	struct bpfkit_channel *ch = NULL;
-	const struct bpfkit_filter *f;
 	int err;
 
 	/* Parse options; check privileges, tracefs and kernel BTF. */
 	bpfkit_setup(&tool, argc, argv);
 
-	err = bpfkit_require_tracepoint("tcp", "tcp_retransmit_skb", "Linux 4.15+") ?:
-		      bpfkit_require_tracepoint("sock", "inet_sock_set_state",
-						"Linux 4.16+");
-	if (err)
-		goto cleanup;
-
 	/* Open the BPF object. */
 	skel = tcpretrans_bpf__open_opts(bpfkit_open_opts());
-	if (!skel) {
-		err = -errno;
-		bpfkit_fail("open BPF object", err);
-		goto cleanup;
-	}
+	if (!skel)
+		return bpfkit_open_failed();
 
-	/* Set our own filters. */
-	f = &bpfkit_opts.filter;
-	skel->rodata->filtered = bpfkit_filter_narrows(f);
-	bpfkit_net_cfg_init(&skel->rodata->bpfkit_net_cfg);
-
-	/* Write filters and channel settings to .rodata; load and verify. */
-	err = bpfkit_load(skel->skeleton, &skel->rodata->bpfkit_filter,
-			  &skel->rodata->bpfkit_channel_cfg);
+	/* Load and verify. */
+	err = bpfkit_load(skel->skeleton);
 	if (err)
 		goto cleanup;
 
@@ -235,10 +221,9 @@ int main(int argc, char **argv)
 
 	/* Print the header (none for -C), then retransmits until the end. */
 	if (!env.count)
-		bpfkit_print_header("%-*s %-*s %-2s %-*s %*s %-*s %*s STATE\n",
-				    PID_W, "PID", COMM_W, "COMM", "IP", ADDR_W,
-				    "LADDR", PORT_W, "LPORT", ADDR_W, "RADDR",
-				    PORT_W, "RPORT");
+		bpfkit_print_header("%-*s %-*s %s STATE\n", PID_W, "PID",
+				    COMM_W, "COMM",
+				    bpfkit_flow_header('L', 'R'));
 	err = bpfkit_run(ch, NULL);
 	if (!err && env.count)
 		print_counts();

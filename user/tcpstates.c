@@ -17,38 +17,7 @@
 #include "tcpstates.skel.h"
 
 /* Column widths, for the header and every row. */
-enum {
-	SK_W = 16,
-	PID_W = 7,
-	COMM_W = 15,
-	ADDR_W = 25,
-	PORT_W = 5,
-	STATE_W = 11
-};
-
-static struct {
-	struct bpfkit_ports lports; /* -L */
-	struct bpfkit_ports rports; /* -D */
-} env;
-
-static const struct argp_option options[] = {
-	{ "localport", 'L', "PORTS", 0,
-	  "Trace sockets on these local ports only (comma-separated)", 0 },
-	{ "remoteport", 'D', "PORTS", 0,
-	  "Trace sockets with these remote ports only (comma-separated)", 0 },
-	{},
-};
-
-static error_t parse_arg(int key, char *arg, struct argp_state *state)
-{
-	switch (key) {
-	case 'L':
-		return bpfkit_parse_ports("-L/--localport", arg, &env.lports);
-	case 'D':
-		return bpfkit_parse_ports("-D/--remoteport", arg, &env.rports);
-	}
-	return ARGP_ERR_UNKNOWN;
-}
+enum { SK_W = 16, PID_W = 7, COMM_W = 15, STATE_W = 11 };
 
 static const struct bpfkit_tool tool = {
 	.name = "tcpstates",
@@ -59,9 +28,9 @@ static const struct bpfkit_tool tool = {
 	       "  tcpstates -L 80,443        # of sockets on local ports 80 and 443\n"
 	       "  tcpstates -D 5432 -j       # to remote port 5432, as JSON Lines\n"
 	       "  tcpstates -6 -T            # IPv6 only, with the time of day\n",
-	.options = BPFKIT_OPT_EVENTS | BPFKIT_OPT_FAMILY,
-	.own_options = options,
-	.own_parser = parse_arg,
+	.options = BPFKIT_OPT_EVENTS | BPFKIT_OPT_FAMILY | BPFKIT_OPT_PORTS,
+	.tracepoints =
+		(const struct bpfkit_tracepoint[]){ BPFKIT_TP_SOCK_STATE, {} },
 };
 
 /* Milliseconds in the old state, or "-" when its start was not seen. */
@@ -118,9 +87,8 @@ static enum bpfkit_verdict print_event(void *ctx, const void *data, size_t size)
 		/* No change in a task of its own yet. */
 		printf("%-*s %-*s ", PID_W, "-", COMM_W, "-");
 	}
-	printf("%-2d %-*s %*u %-*s %*u %-*s %-*s ", t.ip, ADDR_W, t.saddr,
-	       PORT_W, e->flow.sport, ADDR_W, t.daddr, PORT_W, e->flow.dport,
-	       STATE_W, bpfkit_tcp_state_name(e->oldstate), STATE_W,
+	printf(BPFKIT_FLOW_COLS " %-*s %-*s ", BPFKIT_FLOW_ARGS(t), STATE_W,
+	       bpfkit_tcp_state_name(e->oldstate), STATE_W,
 	       bpfkit_tcp_state_name(e->newstate));
 	print_ms(e);
 	return BPFKIT_SHOWN;
@@ -130,35 +98,18 @@ int main(int argc, char **argv)
 {
 	struct tcpstates_bpf *skel = NULL;
 	struct bpfkit_channel *ch = NULL;
-	const struct bpfkit_filter *f;
 	int err;
 
 	/* Parse options; check privileges, tracefs and kernel BTF. */
 	bpfkit_setup(&tool, argc, argv);
 
-	err = bpfkit_require_tracepoint("sock", "inet_sock_set_state",
-					"Linux 4.16+");
-	if (err)
-		goto cleanup;
-
 	/* Open the BPF object. */
 	skel = tcpstates_bpf__open_opts(bpfkit_open_opts());
-	if (!skel) {
-		err = -errno;
-		bpfkit_fail("open BPF object", err);
-		goto cleanup;
-	}
+	if (!skel)
+		return bpfkit_open_failed();
 
-	/* Set our own filters. */
-	f = &bpfkit_opts.filter;
-	skel->rodata->filtered = bpfkit_filter_narrows(f);
-	skel->rodata->lports = env.lports;
-	skel->rodata->rports = env.rports;
-	bpfkit_net_cfg_init(&skel->rodata->bpfkit_net_cfg);
-
-	/* Write filters and channel settings to .rodata; load and verify. */
-	err = bpfkit_load(skel->skeleton, &skel->rodata->bpfkit_filter,
-			  &skel->rodata->bpfkit_channel_cfg);
+	/* Load and verify, with the filters, -4/-6, -L and -D in .rodata. */
+	err = bpfkit_load(skel->skeleton);
 	if (err)
 		goto cleanup;
 
@@ -168,11 +119,10 @@ int main(int argc, char **argv)
 		goto cleanup;
 
 	/* Print the header, then changes until the end. */
-	bpfkit_print_header(
-		"%-*s %-*s %-*s %-2s %-*s %*s %-*s %*s %-*s %-*s MS\n", SK_W,
-		"SKADDR", PID_W, "PID", COMM_W, "COMM", "IP", ADDR_W, "LADDR",
-		PORT_W, "LPORT", ADDR_W, "RADDR", PORT_W, "RPORT", STATE_W,
-		"OLDSTATE", STATE_W, "NEWSTATE");
+	bpfkit_print_header("%-*s %-*s %-*s %s %-*s %-*s MS\n", SK_W, "SKADDR",
+			    PID_W, "PID", COMM_W, "COMM",
+			    bpfkit_flow_header('L', 'R'), STATE_W, "OLDSTATE",
+			    STATE_W, "NEWSTATE");
 	err = bpfkit_run(ch, NULL);
 
 cleanup:

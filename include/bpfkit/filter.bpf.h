@@ -55,6 +55,13 @@ static __always_inline bool bpfkit_selected(void)
 	return true;
 }
 
+/* True when -p, -u, -c or --cgroup leaves some task out. */
+static __always_inline bool bpfkit_filtering(void)
+{
+	return bpfkit_filter.pid || bpfkit_filter.uid != BPFKIT_ANY_UID ||
+	       bpfkit_filter.cgroup_id || bpfkit_filter.comm[0];
+}
+
 #define BPFKIT_CGROUP_MAX_DEPTH 16 /* levels task_in_cgroup() climbs */
 
 /*

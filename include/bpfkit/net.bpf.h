@@ -137,15 +137,33 @@ bpfkit_port_selected(const volatile struct bpfkit_ports *p, __u16 port)
 }
 
 /*
- * Keep VALUE for socket SK in hash MAP (keyed by the sock pointer); a map
- * with no room counts the event as lost, staging full. Returns 0 or the
- * update's error.
+ * Does flow F, seen from its socket (the source is local), pass -4/-6 and
+ * the local and remote port lists?
  */
+static __always_inline bool bpfkit_flow_selected(const struct bpfkit_flow *f)
+{
+	return bpfkit_family_selected(f) &&
+	       bpfkit_port_selected(&bpfkit_net_cfg.lports, f->sport) &&
+	       bpfkit_port_selected(&bpfkit_net_cfg.rports, f->dport);
+}
+
+/*
+ * Keep VALUE for socket SK in hash MAP (keyed by the sock pointer).
+ * Returns 0 or the update's error (a map with no room).
+ */
+static __always_inline long bpfkit_sock_keep(void *map, const void *sk,
+					     const void *value)
+{
+	__u64 key = (__u64)sk;
+
+	return bpf_map_update_elem(map, &key, value, BPF_ANY);
+}
+
+/* bpfkit_sock_keep(); a map with no room counts the event lost, staging full. */
 static __always_inline long bpfkit_sock_stage(void *map, const void *sk,
 					      const void *value)
 {
-	__u64 key = (__u64)sk;
-	long err = bpf_map_update_elem(map, &key, value, BPF_ANY);
+	long err = bpfkit_sock_keep(map, sk, value);
 
 	if (err)
 		bpfkit_drop(BPFKIT_STAGING_FULL);

@@ -52,6 +52,8 @@ struct bpfkit_ports {
 /* The settings of net.bpf.h, in each object's .rodata. */
 struct bpfkit_net_cfg {
 	__u16 family; /* -4, -6: BPFKIT_AF_*; 0: both */
+	struct bpfkit_ports lports; /* local ports (-L; tcpaccept's -P) */
+	struct bpfkit_ports rports; /* remote ports (-D; tcpconnect's -P) */
 };
 
 #endif /* BPFKIT_NET_H */

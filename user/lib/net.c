@@ -24,6 +24,8 @@ void bpfkit_net_init(const struct bpfkit_net_opts *o)
 void bpfkit_net_cfg_init(volatile struct bpfkit_net_cfg *cfg)
 {
 	cfg->family = opts.family;
+	cfg->lports = opts.lports;
+	cfg->rports = opts.rports;
 }
 
 static bool v4_mapped(const __u8 *addr)
@@ -58,6 +60,22 @@ void bpfkit_flow_text(const struct bpfkit_flow *flow,
 	bpfkit_addr_str(flow->family, flow->saddr, t->saddr, sizeof(t->saddr));
 	bpfkit_addr_str(flow->family, flow->daddr, t->daddr, sizeof(t->daddr));
 	t->ip = bpfkit_flow_family(flow) == AF_INET ? 4 : 6;
+	t->sport = flow->sport;
+	t->dport = flow->dport;
+}
+
+const char *bpfkit_flow_header(char src, char dst)
+{
+	static char header[80];
+	char saddr[] = "?ADDR", sport[] = "?PORT";
+	char daddr[] = "?ADDR", dport[] = "?PORT";
+
+	saddr[0] = sport[0] = src;
+	daddr[0] = dport[0] = dst;
+	snprintf(header, sizeof(header), "%-2s %-*s %*s %-*s %*s", "IP",
+		 BPFKIT_ADDR_W, saddr, BPFKIT_PORT_W, sport, BPFKIT_ADDR_W,
+		 daddr, BPFKIT_PORT_W, dport);
+	return header;
 }
 
 void bpfkit_json_flow(struct bpfkit_json *j, const struct bpfkit_flow *flow)
@@ -67,9 +85,9 @@ void bpfkit_json_flow(struct bpfkit_json *j, const struct bpfkit_flow *flow)
 	bpfkit_flow_text(flow, &t);
 	bpfkit_json_uint(j, "ip", t.ip);
 	bpfkit_json_str(j, "saddr", t.saddr, sizeof(t.saddr));
-	bpfkit_json_uint(j, "sport", flow->sport);
+	bpfkit_json_uint(j, "sport", t.sport);
 	bpfkit_json_str(j, "daddr", t.daddr, sizeof(t.daddr));
-	bpfkit_json_uint(j, "dport", flow->dport);
+	bpfkit_json_uint(j, "dport", t.dport);
 }
 
 const char *bpfkit_tcp_state_name(int state)

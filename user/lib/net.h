@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
- * The user side of the network tools: the -4/-6 setting for the BPF side,
- * addresses in their textual forms (inet_ntop; IPv4-mapped IPv6 shown as
- * IPv4), flows as columns and as JSON (addresses as strings, ports as
- * numbers), TCP state names and the kernel's packet drop reasons.
+ * The user side of the network tools: the -4/-6 and port settings for the
+ * BPF side (written at load, setup.h), addresses in their textual forms
+ * (inet_ntop; IPv4-mapped IPv6 shown as IPv4), flows as columns and as
+ * JSON (addresses as strings, ports as numbers), TCP state names and the
+ * kernel's packet drop reasons.
  *
- *	bpfkit_net_cfg_init(&skel->rodata->bpfkit_net_cfg);	before load
  *	bpfkit_flow_text(&e->flow, &t);		then t.saddr, t.daddr
+ *	printf(BPFKIT_FLOW_COLS "\n", BPFKIT_FLOW_ARGS(t));
  *	bpfkit_json_flow(&j, &e->flow);
  */
 #ifndef BPFKIT_NET_USER_H
@@ -20,6 +21,8 @@
 /* What the network options say. */
 struct bpfkit_net_opts {
 	__u16 family; /* -4: AF_INET, -6: AF_INET6; 0: both */
+	struct bpfkit_ports lports; /* -L; tcpaccept's -P */
+	struct bpfkit_ports rports; /* -D; tcpconnect's -P */
 };
 
 /* Filter as OPTS says from now on; until called, both families. */
@@ -39,15 +42,43 @@ int bpfkit_flow_family(const struct bpfkit_flow *flow);
 const char *bpfkit_addr_str(int family, const __u8 *addr, char *buf,
 			    size_t len);
 
-/* A flow's two addresses as text. */
+/* A flow as its columns show it: addresses as text, and the ports. */
 struct bpfkit_flow_text {
 	char saddr[INET6_ADDRSTRLEN];
 	char daddr[INET6_ADDRSTRLEN];
 	int ip; /* 4 or 6: the family shown */
+	unsigned int sport;
+	unsigned int dport;
 };
 
 void bpfkit_flow_text(const struct bpfkit_flow *flow,
 		      struct bpfkit_flow_text *t);
+
+/* The tracepoint the TCP tools see state changes on (net.bpf.h's flows). */
+#define BPFKIT_TP_SOCK_STATE                                 \
+	{                                                    \
+		"sock", "inet_sock_set_state", "Linux 4.16+" \
+	}
+
+/* The widths of an address and a port column. */
+#define BPFKIT_ADDR_W 25
+#define BPFKIT_PORT_W 5
+
+/*
+ * A flow's columns in a row, "IP SADDR SPORT DADDR DPORT" (the widths
+ * above), as printf's format and its arguments from struct
+ * bpfkit_flow_text T:
+ *
+ *	printf(BPFKIT_FLOW_COLS " %s\n", BPFKIT_FLOW_ARGS(t), state);
+ */
+#define BPFKIT_FLOW_COLS "%-2d %-25s %5u %-25s %5u"
+#define BPFKIT_FLOW_ARGS(t) (t).ip, (t).saddr, (t).sport, (t).daddr, (t).dport
+
+/*
+ * Their header, the source's columns named SRC ('L': LADDR, LPORT; 'S':
+ * SADDR, SPORT) and the destination's DST ('R', 'D').
+ */
+const char *bpfkit_flow_header(char src, char dst);
 
 /* "ip" (4 or 6), "saddr", "sport", "daddr" and "dport" of FLOW. */
 void bpfkit_json_flow(struct bpfkit_json *j, const struct bpfkit_flow *flow);
