@@ -13,7 +13,6 @@
 
 char LICENSE[] SEC("license") = "GPL";
 
-const volatile enum bpfkit_hist_by key_by = BPFKIT_HIST_ALL;
 const volatile bool off_cpu; /* -O: time off the CPU, not on it */
 
 /* When each task (by tid) was switched in (or out, with -O). */
@@ -55,7 +54,7 @@ static __always_inline void end(struct task_struct *t, __u64 now)
 	delta = now - *start;
 	bpf_map_delete_elem(&cpudist_start, &tid);
 
-	bpfkit_hist_add_task(&cpudist_hists, key_by, t, delta);
+	bpfkit_hist_add_task(&cpudist_hists, t, delta);
 }
 
 static __always_inline void switched(struct task_struct *prev,

@@ -14,8 +14,6 @@
 
 char LICENSE[] SEC("license") = "GPL";
 
-const volatile bool per_cpu; /* -C */
-
 /* Entry time of the handler running on each CPU, for bpfkit_hist_cpu_*(). */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -31,24 +29,6 @@ struct {
 	__type(value, struct bpfkit_hist);
 } hardirqs_hists SEC(".maps");
 
-static __always_inline void exited(int irq, struct irqaction *action)
-{
-	struct hardirqs_key key = { .irq = irq, .cpu = HARDIRQS_ANY_CPU };
-	struct bpfkit_hist *h;
-	__u64 *start = bpfkit_hist_cpu_started(&hardirqs_start);
-
-	if (!start)
-		return;
-	bpf_probe_read_kernel_str(key.name, sizeof(key.name),
-				  BPF_CORE_READ(action, name));
-	if (per_cpu)
-		key.cpu = bpf_get_smp_processor_id();
-	h = bpfkit_hist_get(&hardirqs_hists, &key);
-	if (h)
-		bpfkit_hist_add(h, bpf_ktime_get_ns() - *start);
-	*start = 0;
-}
-
 /*
  * Raw tracepoints: unlike tp_btf, they attach on a kernel without BTF of
  * its own, where --btf FILE relocates the read of the name.
@@ -63,6 +43,10 @@ int BPF_PROG(irq_handler_entry, int irq, struct irqaction *action)
 SEC("raw_tp/irq_handler_exit")
 int BPF_PROG(irq_handler_exit, int irq, struct irqaction *action, int ret)
 {
-	exited(irq, action);
+	struct hardirqs_key key = { .irq = irq, .cpu = bpfkit_hist_cpu() };
+
+	bpf_probe_read_kernel_str(key.name, sizeof(key.name),
+				  BPF_CORE_READ(action, name));
+	bpfkit_hist_cpu_exit(&hardirqs_start, &hardirqs_hists, &key);
 	return 0;
 }

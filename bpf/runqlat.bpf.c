@@ -16,8 +16,6 @@ char LICENSE[] SEC("license") = "GPL";
 
 #define TASK_RUNNING 0
 
-const volatile enum bpfkit_hist_by key_by = BPFKIT_HIST_ALL;
-
 /*
  * When each queued thread was queued: one 8-byte word per slot, found by
  * the low bits of the thread's id, holding its other bits (plus one: 0 is
@@ -166,7 +164,7 @@ static __always_inline void switched(struct task_struct *prev,
 	if (delta > CLOCK_MASK / 2)
 		delta = 0;
 	*start = 0;
-	bpfkit_hist_add_task(&runqlat_hists, key_by, next, delta);
+	bpfkit_hist_add_task(&runqlat_hists, next, delta);
 }
 
 /* tp_btf programs, where the kernel has them (user space chooses). */

@@ -12,8 +12,6 @@
 
 char LICENSE[] SEC("license") = "GPL";
 
-const volatile bool per_cpu; /* -C */
-
 /* Entry time of the softirq running on each CPU, for bpfkit_hist_cpu_*(). */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -28,22 +26,6 @@ struct {
 	__type(key, struct softirqs_key);
 	__type(value, struct bpfkit_hist);
 } softirqs_hists SEC(".maps");
-
-static __always_inline void exited(unsigned int vec)
-{
-	struct softirqs_key key = { .vec = vec, .cpu = SOFTIRQS_ANY_CPU };
-	struct bpfkit_hist *h;
-	__u64 *start = bpfkit_hist_cpu_started(&softirqs_start);
-
-	if (!start)
-		return;
-	if (per_cpu)
-		key.cpu = bpf_get_smp_processor_id();
-	h = bpfkit_hist_get(&softirqs_hists, &key);
-	if (h)
-		bpfkit_hist_add(h, bpf_ktime_get_ns() - *start);
-	*start = 0;
-}
 
 /*
  * Raw tracepoints: the softirq's number is an argument, not read through
@@ -60,6 +42,8 @@ int BPF_PROG(softirq_entry, unsigned int vec)
 SEC("raw_tp/softirq_exit")
 int BPF_PROG(softirq_exit, unsigned int vec)
 {
-	exited(vec);
+	struct softirqs_key key = { .vec = vec, .cpu = bpfkit_hist_cpu() };
+
+	bpfkit_hist_cpu_exit(&softirqs_start, &softirqs_hists, &key);
 	return 0;
 }

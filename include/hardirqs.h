@@ -3,15 +3,14 @@
 #ifndef HARDIRQS_H
 #define HARDIRQS_H
 
-#include "bpfkit/types.h"
+#include "bpfkit/histogram.h"
 
 #define HARDIRQS_NAME_LEN 32 /* of an IRQ handler's name, NUL included */
-#define HARDIRQS_ANY_CPU ((__u32)-1) /* the cpu of keys without -C */
 
 struct hardirqs_key {
 	char name[HARDIRQS_NAME_LEN]; /* the handler's name, as in /proc/interrupts */
 	__s32 irq;
-	__u32 cpu; /* with -C; else HARDIRQS_ANY_CPU */
+	__u32 cpu; /* with -C; else BPFKIT_HIST_ANY_CPU */
 };
 
 #endif /* HARDIRQS_H */

@@ -3,13 +3,11 @@
 #ifndef SOFTIRQS_H
 #define SOFTIRQS_H
 
-#include "bpfkit/types.h"
-
-#define SOFTIRQS_ANY_CPU ((__u32)-1) /* the cpu of keys without -C */
+#include "bpfkit/histogram.h"
 
 struct softirqs_key {
 	__u32 vec; /* the softirq's number (NET_RX_SOFTIRQ...) */
-	__u32 cpu; /* with -C; else SOFTIRQS_ANY_CPU */
+	__u32 cpu; /* with -C; else BPFKIT_HIST_ANY_CPU */
 };
 
 #endif /* SOFTIRQS_H */

@@ -16,15 +16,10 @@
 #include "biolatency.h"
 #include "biolatency.skel.h"
 
-enum {
-	OPT_DISK = 0x2000,
-};
-
 static struct {
 	bool queued; /* -Q */
 	bool per_disk; /* -D */
 	bool per_op; /* -F */
-	__u32 dev; /* -d; 0: every disk */
 } env;
 
 static const struct argp_option own_options[] = {
@@ -33,7 +28,6 @@ static const struct argp_option own_options[] = {
 	  0 },
 	{ "disks", 'D', NULL, 0, "A histogram per disk", 0 },
 	{ "flag", 'F', NULL, 0, "A histogram per operation and its flags", 0 },
-	{ "disk", OPT_DISK, "DISK", 0, "Trace this disk only (sda, loop0)", 0 },
 	{},
 };
 
@@ -49,8 +43,6 @@ static error_t parse_own(int key, char *arg, struct argp_state *state)
 	case 'F':
 		env.per_op = true;
 		return 0;
-	case OPT_DISK:
-		return bpfkit_disk_dev("--disk", arg, &env.dev) ? EINVAL : 0;
 	}
 	return ARGP_ERR_UNKNOWN;
 }
@@ -69,7 +61,7 @@ static const struct bpfkit_tool tool = {
 	       "  biolatency -D -Q         # per disk, queued time included\n"
 	       "  biolatency -F --disk sda -j  # per operation on sda, JSON Lines\n",
 	.args_doc = "[INTERVAL [COUNT]]",
-	.options = BPFKIT_OPT_JSON | BPFKIT_OPT_HIST,
+	.options = BPFKIT_OPT_JSON | BPFKIT_OPT_HIST | BPFKIT_OPT_DISK,
 	.own_options = own_options,
 	.own_parser = parse_own,
 };
@@ -135,9 +127,11 @@ static void metric_key(const void *key, const struct bpfkit_hist *h,
 
 int main(int argc, char **argv)
 {
-	struct bpfkit_hist_keys keys = { .key_size = sizeof(
-						 struct biolatency_key) };
-	struct bpfkit_hist_reader *hists = NULL;
+	struct bpfkit_hist_keys keys = {
+		.key_size = sizeof(struct biolatency_key),
+		.metric = "bpfkit_biolatency_request_seconds",
+		.metric_help = "Block I/O request latency",
+	};
 	struct biolatency_bpf *skel = NULL;
 	int err;
 
@@ -146,37 +140,19 @@ int main(int argc, char **argv)
 
 	/* Open the BPF object. */
 	skel = biolatency_bpf__open_opts(bpfkit_open_opts());
-	if (!skel) {
-		err = -errno;
-		bpfkit_fail("open BPF object", err);
-		goto cleanup;
-	}
+	if (!skel)
+		return bpfkit_open_failed();
 
-	/* Our options and the buckets into .rodata; the queue program. */
+	/* Our options into .rodata; the queue program for -Q. */
 	skel->rodata->queued = env.queued;
 	skel->rodata->per_disk = env.per_disk;
 	skel->rodata->per_op = env.per_op;
-	skel->rodata->bpfkit_rq_dev_filter = env.dev;
-	bpfkit_hist_cfg_init(&skel->rodata->bpfkit_hist_cfg);
 	bpfkit_sparse_map(skel->maps.biolatency_hists);
 	bpfkit_blockio_prepare(skel->progs.io_start, skel->progs.rq_insert,
 			       env.queued);
 
 	/* Load and verify. */
-	err = bpfkit_load(skel->skeleton, &skel->rodata->bpfkit_filter, NULL);
-	if (err)
-		goto cleanup;
-
-	if (env.per_disk || env.per_op) {
-		keys.print_key = print_key;
-		keys.json_key = json_key;
-		keys.compare = by_disk_op;
-		keys.metric_key = metric_key;
-	}
-	keys.metric = "bpfkit_biolatency_request_seconds";
-	keys.metric_help = "Block I/O request latency";
-	err = bpfkit_hist_open(&hists, bpf_map__fd(skel->maps.biolatency_hists),
-			       &keys, &skel->bss->bpfkit_hist_missed);
+	err = bpfkit_load(skel->skeleton);
 	if (err)
 		goto cleanup;
 
@@ -185,11 +161,17 @@ int main(int argc, char **argv)
 	if (err)
 		goto cleanup;
 
-	/* Report every interval until COUNT, -d or a signal. */
-	err = bpfkit_hist_run(hists);
+	/* Report every interval until COUNT, -d or a signal; -D, -F key it. */
+	if (env.per_disk || env.per_op) {
+		keys.print_key = print_key;
+		keys.json_key = json_key;
+		keys.compare = by_disk_op;
+		keys.metric_key = metric_key;
+	}
+	err = bpfkit_hist_run(skel->skeleton, skel->maps.biolatency_hists,
+			      &keys);
 
 cleanup:
-	bpfkit_hist_free(hists);
 	biolatency_bpf__destroy(skel);
 	return bpfkit_exit_code(err);
 }

@@ -15,33 +15,20 @@
 #include "cpudist.skel.h"
 
 static struct {
-	enum bpfkit_hist_by key_by; /* -P, -L */
 	bool off_cpu; /* -O */
 } env;
 
 static const struct argp_option own_options[] = {
-	{ "pids", 'P', NULL, 0, "A histogram per process", 0 },
-	{ "tids", 'L', NULL, 0, "A histogram per thread", 0 },
 	{ "offcpu", 'O', NULL, 0, "Time off the CPU instead of on it", 0 },
 	{},
 };
 
 static error_t parse_own(int key, char *arg, struct argp_state *state)
 {
-	switch (key) {
-	case 'O':
-		env.off_cpu = true;
-		return 0;
-	case 'P':
-	case 'L':
-		if (env.key_by != BPFKIT_HIST_ALL)
-			return bpfkit_usage_error(
-				"-P and -L are exclusive; give one of them");
-		env.key_by = key == 'P' ? BPFKIT_HIST_PROCESS :
-					  BPFKIT_HIST_THREAD;
-		return 0;
-	}
-	return ARGP_ERR_UNKNOWN;
+	if (key != 'O')
+		return ARGP_ERR_UNKNOWN;
+	env.off_cpu = true;
+	return 0;
 }
 
 static const struct bpfkit_tool tool = {
@@ -57,15 +44,16 @@ static const struct bpfkit_tool tool = {
 	       "  cpudist -O -P        # off-CPU time per process\n"
 	       "  cpudist -L -j -i 1   # per thread, JSON Lines every second\n",
 	.args_doc = "[INTERVAL [COUNT]]",
-	.options = BPFKIT_OPT_FILTERS | BPFKIT_OPT_JSON | BPFKIT_OPT_HIST,
+	.options = BPFKIT_OPT_FILTERS | BPFKIT_OPT_JSON | BPFKIT_OPT_HIST |
+		   BPFKIT_OPT_TASK_HISTS,
 	.own_options = own_options,
 	.own_parser = parse_own,
 };
 
 int main(int argc, char **argv)
 {
-	struct bpfkit_hist_keys keys = { .key_size = sizeof(__u32) };
-	struct bpfkit_hist_reader *hists = NULL;
+	struct bpfkit_hist_keys keys = { .key_size = sizeof(__u32),
+					 .tasks = true };
 	struct cpudist_bpf *skel = NULL;
 	int err;
 
@@ -74,31 +62,15 @@ int main(int argc, char **argv)
 
 	/* Open the BPF object. */
 	skel = cpudist_bpf__open_opts(bpfkit_open_opts());
-	if (!skel) {
-		err = -errno;
-		bpfkit_fail("open BPF object", err);
-		goto cleanup;
-	}
+	if (!skel)
+		return bpfkit_open_failed();
 
-	/* Our options and the buckets into .rodata. */
-	skel->rodata->key_by = env.key_by;
+	/* -O into .rodata; the map shaped for -P and -L. */
 	skel->rodata->off_cpu = env.off_cpu;
-	bpfkit_hist_cfg_init(&skel->rodata->bpfkit_hist_cfg);
-	bpfkit_hist_task_map(skel->maps.cpudist_hists, env.key_by);
+	bpfkit_hist_task_map(skel->maps.cpudist_hists);
 
-	/* Write the common filters to .rodata; load and verify. */
-	err = bpfkit_load(skel->skeleton, &skel->rodata->bpfkit_filter, NULL);
-	if (err)
-		goto cleanup;
-
-	bpfkit_hist_task_keys(&keys, env.key_by);
-	keys.metric = env.off_cpu ? "bpfkit_cpudist_off_cpu_seconds" :
-				    "bpfkit_cpudist_on_cpu_seconds";
-	keys.metric_help = env.off_cpu ?
-				   "Time tasks spent off a CPU each time" :
-				   "Time tasks ran on a CPU each time";
-	err = bpfkit_hist_open(&hists, bpf_map__fd(skel->maps.cpudist_hists),
-			       &keys, &skel->bss->bpfkit_hist_missed);
+	/* Load and verify. */
+	err = bpfkit_load(skel->skeleton);
 	if (err)
 		goto cleanup;
 
@@ -108,10 +80,14 @@ int main(int argc, char **argv)
 		goto cleanup;
 
 	/* Report every interval until COUNT, -d or a signal. */
-	err = bpfkit_hist_run(hists);
+	keys.metric = env.off_cpu ? "bpfkit_cpudist_off_cpu_seconds" :
+				    "bpfkit_cpudist_on_cpu_seconds";
+	keys.metric_help = env.off_cpu ?
+				   "Time tasks spent off a CPU each time" :
+				   "Time tasks ran on a CPU each time";
+	err = bpfkit_hist_run(skel->skeleton, skel->maps.cpudist_hists, &keys);
 
 cleanup:
-	bpfkit_hist_free(hists);
 	cpudist_bpf__destroy(skel);
 	return bpfkit_exit_code(err);
 }

@@ -17,30 +17,6 @@
 
 enum { NAME_W = 24, IRQ_W = 5, CPU_W = 4 };
 
-static struct {
-	bool dist; /* -D */
-	bool per_cpu; /* -C */
-} env;
-
-static const struct argp_option own_options[] = {
-	{ "dist", 'D', NULL, 0, "Show histograms instead of totals", 0 },
-	{ "cpus", 'C', NULL, 0, "Per CPU", 0 },
-	{},
-};
-
-static error_t parse_own(int key, char *arg, struct argp_state *state)
-{
-	switch (key) {
-	case 'D':
-		env.dist = true;
-		return 0;
-	case 'C':
-		env.per_cpu = true;
-		return 0;
-	}
-	return ARGP_ERR_UNKNOWN;
-}
-
 static const struct bpfkit_tool tool = {
 	.name = "hardirqs",
 	.doc = "Summarize the time spent in hard IRQ handlers, as totals or histograms.\n"
@@ -54,9 +30,7 @@ static const struct bpfkit_tool tool = {
 	       "  hardirqs -D          # histograms\n"
 	       "  hardirqs -C -j -i 1  # per CPU, JSON Lines every second\n",
 	.args_doc = "[INTERVAL [COUNT]]",
-	.options = BPFKIT_OPT_JSON | BPFKIT_OPT_HIST,
-	.own_options = own_options,
-	.own_parser = parse_own,
+	.options = BPFKIT_OPT_JSON | BPFKIT_OPT_HIST | BPFKIT_OPT_TOTALS,
 };
 
 static void print_header(FILE *f, const void *key, const struct bpfkit_hist *h)
@@ -66,7 +40,7 @@ static void print_header(FILE *f, const void *key, const struct bpfkit_hist *h)
 	fprintf(f, "hardirq = ");
 	bpfkit_col_escape(f, k->name, sizeof(k->name), false);
 	fprintf(f, " irq = %d", k->irq);
-	if (env.per_cpu)
+	if (k->cpu != BPFKIT_HIST_ANY_CPU)
 		fprintf(f, " cpu = %u", k->cpu);
 }
 
@@ -78,7 +52,7 @@ static void print_cells(FILE *f, const void *key, const struct bpfkit_hist *h)
 	n = bpfkit_col_escape(f, k->name, sizeof(k->name), false);
 	fprintf(f, "%*s %-*d ", n < NAME_W ? (int)(NAME_W - n) : 0, "", IRQ_W,
 		k->irq);
-	if (env.per_cpu)
+	if (k->cpu != BPFKIT_HIST_ANY_CPU)
 		fprintf(f, "%-*u ", CPU_W, k->cpu);
 }
 
@@ -89,7 +63,7 @@ static void json_key(struct bpfkit_json *j, const void *key,
 
 	bpfkit_json_str(j, "hardirq", k->name, sizeof(k->name));
 	bpfkit_json_int(j, "irq", k->irq);
-	if (env.per_cpu)
+	if (k->cpu != BPFKIT_HIST_ANY_CPU)
 		bpfkit_json_uint(j, "cpu", k->cpu);
 }
 
@@ -106,7 +80,7 @@ static void metric_key(const void *key, const struct bpfkit_hist *h,
 	labels[2] = "irq";
 	labels[3] = buf + half;
 	labels[4] = NULL;
-	if (env.per_cpu) {
+	if (k->cpu != BPFKIT_HIST_ANY_CPU) {
 		snprintf(buf + 2 * half, half, "%u", k->cpu);
 		labels[4] = "cpu";
 		labels[5] = buf + 2 * half;
@@ -129,17 +103,19 @@ static int by_irq_cpu(const void *a, const void *b)
 
 int main(int argc, char **argv)
 {
+	char header[64];
 	struct bpfkit_hist_keys keys = {
 		.key_size = sizeof(struct hardirqs_key),
+		.print_key = print_header,
+		.print_row = print_cells,
+		.totals_header = header,
 		.json_key = json_key,
 		.compare = by_irq_cpu,
 		.metric = "bpfkit_hardirqs_time_seconds",
 		.metric_help = "Time in each hard interrupt's handler",
 		.metric_key = metric_key,
 	};
-	struct bpfkit_hist_reader *hists = NULL;
 	struct hardirqs_bpf *skel = NULL;
-	char header[64];
 	int err;
 
 	/* Parse options; check privileges, tracefs and kernel BTF. */
@@ -147,33 +123,14 @@ int main(int argc, char **argv)
 
 	/* Open the BPF object. */
 	skel = hardirqs_bpf__open_opts(bpfkit_open_opts());
-	if (!skel) {
-		err = -errno;
-		bpfkit_fail("open BPF object", err);
-		goto cleanup;
-	}
+	if (!skel)
+		return bpfkit_open_failed();
 
-	/* Our options and the buckets into .rodata. */
-	skel->rodata->per_cpu = env.per_cpu;
-	bpfkit_hist_cfg_init(&skel->rodata->bpfkit_hist_cfg);
+	/* Few keys: a map that takes memory as they come. */
 	bpfkit_sparse_map(skel->maps.hardirqs_hists);
 
 	/* Load and verify. */
-	err = bpfkit_load(skel->skeleton, &skel->rodata->bpfkit_filter, NULL);
-	if (err)
-		goto cleanup;
-
-	/* Histograms with a header each, or a table of totals. */
-	if (env.dist) {
-		keys.print_key = print_header;
-	} else {
-		snprintf(header, sizeof(header), "%-*s %-*s %s", NAME_W,
-			 "HARDIRQ", IRQ_W, "IRQ", env.per_cpu ? "CPU  " : "");
-		keys.print_key = print_cells;
-		keys.totals_header = header;
-	}
-	err = bpfkit_hist_open(&hists, bpf_map__fd(skel->maps.hardirqs_hists),
-			       &keys, &skel->bss->bpfkit_hist_missed);
+	err = bpfkit_load(skel->skeleton);
 	if (err)
 		goto cleanup;
 
@@ -182,11 +139,12 @@ int main(int argc, char **argv)
 	if (err)
 		goto cleanup;
 
-	/* Report every interval until COUNT, -d or a signal. */
-	err = bpfkit_hist_run(hists);
+	/* Report totals (-D: histograms) until COUNT, -d or a signal. */
+	snprintf(header, sizeof(header), "%-*s %-*s %s", NAME_W, "HARDIRQ",
+		 IRQ_W, "IRQ", bpfkit_opts.hist.per_cpu ? "CPU  " : "");
+	err = bpfkit_hist_run(skel->skeleton, skel->maps.hardirqs_hists, &keys);
 
 cleanup:
-	bpfkit_hist_free(hists);
 	hardirqs_bpf__destroy(skel);
 	return bpfkit_exit_code(err);
 }

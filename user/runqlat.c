@@ -15,31 +15,6 @@
 #include "runqlat.h"
 #include "runqlat.skel.h"
 
-static struct {
-	enum bpfkit_hist_by key_by; /* -P, -L */
-} env;
-
-static const struct argp_option own_options[] = {
-	{ "pids", 'P', NULL, 0, "A histogram per process", 0 },
-	{ "tids", 'L', NULL, 0, "A histogram per thread", 0 },
-	{},
-};
-
-static error_t parse_own(int key, char *arg, struct argp_state *state)
-{
-	switch (key) {
-	case 'P':
-	case 'L':
-		if (env.key_by != BPFKIT_HIST_ALL)
-			return bpfkit_usage_error(
-				"-P and -L are exclusive; give one of them");
-		env.key_by = key == 'P' ? BPFKIT_HIST_PROCESS :
-					  BPFKIT_HIST_THREAD;
-		return 0;
-	}
-	return ARGP_ERR_UNKNOWN;
-}
-
 static const struct bpfkit_tool tool = {
 	.name = "runqlat",
 	.doc = "Summarize run queue latency (wakeup or preemption to running) as a histogram.\n"
@@ -53,15 +28,20 @@ static const struct bpfkit_tool tool = {
 	       "  runqlat -P -p 185    # process 185 only, its own histogram\n"
 	       "  runqlat -L -j -i 1   # per thread, JSON Lines every second\n",
 	.args_doc = "[INTERVAL [COUNT]]",
-	.options = BPFKIT_OPT_FILTERS | BPFKIT_OPT_JSON | BPFKIT_OPT_HIST,
-	.own_options = own_options,
-	.own_parser = parse_own,
+	.options = BPFKIT_OPT_FILTERS | BPFKIT_OPT_JSON | BPFKIT_OPT_HIST |
+		   BPFKIT_OPT_TASK_HISTS,
+};
+
+/* One histogram, or one per task (-P, -L). */
+static const struct bpfkit_hist_keys keys = {
+	.key_size = sizeof(__u32),
+	.tasks = true,
+	.metric = "bpfkit_runqlat_run_queue_latency_seconds",
+	.metric_help = "Time tasks waited on a run queue",
 };
 
 int main(int argc, char **argv)
 {
-	struct bpfkit_hist_keys keys = { .key_size = sizeof(__u32) };
-	struct bpfkit_hist_reader *hists = NULL;
 	struct runqlat_bpf *skel = NULL;
 	int err;
 
@@ -70,16 +50,11 @@ int main(int argc, char **argv)
 
 	/* Open the BPF object. */
 	skel = runqlat_bpf__open_opts(bpfkit_open_opts());
-	if (!skel) {
-		err = -errno;
-		bpfkit_fail("open BPF object", err);
-		goto cleanup;
-	}
+	if (!skel)
+		return bpfkit_open_failed();
 
-	/* Our options and the buckets into .rodata; tp_btf if it loads. */
-	skel->rodata->key_by = env.key_by;
-	bpfkit_hist_cfg_init(&skel->rodata->bpfkit_hist_cfg);
-	bpfkit_hist_task_map(skel->maps.runqlat_hists, env.key_by);
+	/* The map shaped for -P and -L; tp_btf programs if they load. */
+	bpfkit_hist_task_map(skel->maps.runqlat_hists);
 	bpfkit_tp_btf_autoload(
 		(struct bpf_program *const[]){ skel->progs.wakeup_btf,
 					       skel->progs.wakeup_new_btf,
@@ -90,15 +65,7 @@ int main(int argc, char **argv)
 		3, bpfkit_opts.btf_path, "sched_switch");
 
 	/* Load and verify. */
-	err = bpfkit_load(skel->skeleton, &skel->rodata->bpfkit_filter, NULL);
-	if (err)
-		goto cleanup;
-
-	bpfkit_hist_task_keys(&keys, env.key_by);
-	keys.metric = "bpfkit_runqlat_run_queue_latency_seconds";
-	keys.metric_help = "Time tasks waited on a run queue";
-	err = bpfkit_hist_open(&hists, bpf_map__fd(skel->maps.runqlat_hists),
-			       &keys, &skel->bss->bpfkit_hist_missed);
+	err = bpfkit_load(skel->skeleton);
 	if (err)
 		goto cleanup;
 
@@ -108,10 +75,9 @@ int main(int argc, char **argv)
 		goto cleanup;
 
 	/* Report every interval until COUNT, -d or a signal. */
-	err = bpfkit_hist_run(hists);
+	err = bpfkit_hist_run(skel->skeleton, skel->maps.runqlat_hists, &keys);
 
 cleanup:
-	bpfkit_hist_free(hists);
 	runqlat_bpf__destroy(skel);
 	return bpfkit_exit_code(err);
 }

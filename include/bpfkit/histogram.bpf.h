@@ -4,7 +4,8 @@
  * BPF object. The tool defines its map (its own key, struct bpfkit_hist
  * values, BPFKIT_HIST_MAX_KEYS entries), finds a key's histogram with
  * bpfkit_hist_get() and adds a value in nanoseconds with bpfkit_hist_add(),
- * or adds a task's value with bpfkit_hist_add_task().
+ * or adds a task's value with bpfkit_hist_add_task(), or the time of what
+ * ran on a CPU with bpfkit_hist_cpu_exit().
  * bpfkit_hist_add()'s adds are atomic, so CPUs adding to one key at once
  * lose nothing.
  */
@@ -97,8 +98,7 @@ static __always_inline void bpfkit_hist_add_local(struct bpfkit_hist *h,
 /*
  * Timing what runs on a CPU without nesting there (an IRQ handler, a
  * softirq): MAP, a one-entry per-CPU array of __u64, holds its start time.
- * At its entry: bpfkit_hist_cpu_enter(); at its exit, the start time from
- * bpfkit_hist_cpu_started(), to set to 0 once used.
+ * At its entry: bpfkit_hist_cpu_enter(); at its exit: bpfkit_hist_cpu_exit().
  */
 static __always_inline void bpfkit_hist_cpu_enter(void *map)
 {
@@ -109,26 +109,43 @@ static __always_inline void bpfkit_hist_cpu_enter(void *map)
 		*start = bpf_ktime_get_ns();
 }
 
-/* This CPU's start time in MAP; NULL: no entry seen, it began before tracing. */
-static __always_inline __u64 *bpfkit_hist_cpu_started(void *map)
+/*
+ * At its exit: add the time since this CPU's start in START_MAP (none: it
+ * began before tracing) to KEY's histogram in MAP, and clear the start.
+ */
+static __always_inline void bpfkit_hist_cpu_exit(void *start_map, void *map,
+						 const void *key)
 {
 	__u32 zero = 0;
-	__u64 *start = bpf_map_lookup_elem(map, &zero);
+	__u64 *start = bpf_map_lookup_elem(start_map, &zero);
+	struct bpfkit_hist *h;
 
-	return start && *start ? start : NULL;
+	if (!start || !*start)
+		return;
+	h = bpfkit_hist_get(map, key);
+	if (h)
+		bpfkit_hist_add(h, bpf_ktime_get_ns() - *start);
+	*start = 0;
+}
+
+/* The CPU of a key: this one with -C, else BPFKIT_HIST_ANY_CPU. */
+static __always_inline __u32 bpfkit_hist_cpu(void)
+{
+	return bpfkit_hist_cfg.per_cpu ? bpf_get_smp_processor_id() :
+					 BPFKIT_HIST_ANY_CPU;
 }
 
 /*
  * Add NS nanoseconds to task T's histogram in MAP, whose __u32 keys are as
- * BY says; a process or thread histogram is named by T's comm. Called
- * from sched_switch only: one histogram (BPFKIT_HIST_ALL) is a per-CPU
- * array (bpfkit_hist_task_map()), added to by bpfkit_hist_add_local().
+ * -P and -L say; a process or thread histogram is named by T's comm.
+ * Called from sched_switch only: one histogram (BPFKIT_HIST_ALL) is a
+ * per-CPU array (bpfkit_hist_task_map()), added to by
+ * bpfkit_hist_add_local().
  */
-static __always_inline void bpfkit_hist_add_task(void *map,
-						 enum bpfkit_hist_by by,
-						 struct task_struct *t,
-						 __u64 ns)
+static __always_inline void
+bpfkit_hist_add_task(void *map, struct task_struct *t, __u64 ns)
 {
+	enum bpfkit_hist_by by = bpfkit_hist_cfg.by;
 	struct bpfkit_hist *h;
 	__u32 key = 0;
 

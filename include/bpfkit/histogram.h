@@ -14,24 +14,29 @@
 #define BPFKIT_HIST_SLOTS 40 /* buckets per key; the last holds all above */
 #define BPFKIT_HIST_MAX_KEYS 10240 /* keys per tool's map */
 
-/* How values are bucketed; set once, before load. */
-struct bpfkit_hist_cfg {
-	__u64 unit_ns; /* one unit: 1000 (usecs) or 1000000 (msecs) */
-	__u64 unit_shift; /* log2(unit_ns), rounded down */
-	__u64 linear_step; /* bucket width in units; 0: log2 buckets */
-};
-
-#define BPFKIT_HIST_CFG_DEFAULTS                                    \
-	{                                                           \
-		.unit_ns = 1000, .unit_shift = 9, .linear_step = 0, \
-	}
-
 /* How a tool keys task histograms: one, per process (-P), per thread (-L). */
 enum bpfkit_hist_by {
 	BPFKIT_HIST_ALL, /* one histogram, key 0 */
 	BPFKIT_HIST_PROCESS, /* key: the tgid */
 	BPFKIT_HIST_THREAD, /* key: the tid */
 };
+
+/* The CPU of a key that is not per CPU (no -C). */
+#define BPFKIT_HIST_ANY_CPU ((__u32)-1)
+
+/* How values are bucketed and keyed; set once, before load. */
+struct bpfkit_hist_cfg {
+	__u64 unit_ns; /* one unit: 1000 (usecs) or 1000000 (msecs) */
+	__u64 unit_shift; /* log2(unit_ns), rounded down */
+	__u64 linear_step; /* bucket width in units; 0: log2 buckets */
+	__u32 by; /* enum bpfkit_hist_by: task keys (-P, -L) */
+	__u32 per_cpu; /* -C: keys per CPU */
+};
+
+#define BPFKIT_HIST_CFG_DEFAULTS                                    \
+	{                                                           \
+		.unit_ns = 1000, .unit_shift = 9, .linear_step = 0, \
+	}
 
 /* One key's histogram, a value of the tool's map. */
 struct bpfkit_hist {

@@ -25,6 +25,8 @@ static struct bpfkit_hist_cfg current_cfg(void)
 	struct bpfkit_hist_cfg cfg = {
 		.unit_ns = opts.millis ? 1000000 : 1000,
 		.linear_step = opts.linear_step,
+		.by = opts.by,
+		.per_cpu = opts.per_cpu,
 	};
 
 	cfg.unit_shift = bpfkit_log2(cfg.unit_ns);
@@ -39,6 +41,8 @@ void bpfkit_hist_cfg_init(volatile struct bpfkit_hist_cfg *cfg)
 	cfg->unit_ns = c.unit_ns;
 	cfg->unit_shift = c.unit_shift;
 	cfg->linear_step = c.linear_step;
+	cfg->by = c.by;
+	cfg->per_cpu = c.per_cpu;
 }
 
 const char *bpfkit_hist_unit(void)
@@ -204,12 +208,12 @@ static int by_task(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-void bpfkit_hist_task_keys(struct bpfkit_hist_keys *keys,
-			   enum bpfkit_hist_by by)
+/* Task keys (KEYS->tasks) as -P or -L says; one histogram leaves them. */
+static void task_keys(struct bpfkit_hist_keys *keys)
 {
-	if (by == BPFKIT_HIST_ALL)
+	if (!keys->tasks || opts.by == BPFKIT_HIST_ALL)
 		return;
-	task_field = by == BPFKIT_HIST_PROCESS ? "pid" : "tid";
+	task_field = opts.by == BPFKIT_HIST_PROCESS ? "pid" : "tid";
 	keys->key_size = sizeof(__u32);
 	keys->print_key = print_task;
 	keys->json_key = json_task;
@@ -217,9 +221,9 @@ void bpfkit_hist_task_keys(struct bpfkit_hist_keys *keys,
 	keys->metric_key = metric_task;
 }
 
-void bpfkit_hist_task_map(struct bpf_map *map, enum bpfkit_hist_by by)
+void bpfkit_hist_task_map(struct bpf_map *map)
 {
-	if (by != BPFKIT_HIST_ALL)
+	if (opts.by != BPFKIT_HIST_ALL)
 		return;
 	bpf_map__set_type(map, BPF_MAP_TYPE_PERCPU_ARRAY);
 	bpf_map__set_max_entries(map, 1);
@@ -306,15 +310,16 @@ int bpfkit_hist_open(struct bpfkit_hist_reader **rp, int map_fd,
 		goto nomem;
 	r->map_fd = map_fd;
 	r->keys = *keys;
+	task_keys(&r->keys);
 	r->cfg = current_cfg();
 	for (i = 0; i < BPFKIT_HIST_SLOTS - 1; i++)
 		r->le_ns[i] =
 			(bpfkit_hist_max(&r->cfg, i) + 1) * r->cfg.unit_ns;
 	r->missed = missed;
 	/* Keep every entry's histogram 8-byte aligned. */
-	r->entry_size = (sizeof(struct entry) + keys->key_size + 7) & ~7UL;
+	r->entry_size = (sizeof(struct entry) + r->keys.key_size + 7) & ~7UL;
 	r->entries = calloc(BPFKIT_HIST_MAX_KEYS, r->entry_size);
-	r->next_key = calloc(1, keys->key_size);
+	r->next_key = calloc(1, r->keys.key_size);
 	if (!r->entries || !r->next_key) {
 		bpfkit_hist_free(r);
 		goto nomem;
@@ -458,14 +463,14 @@ static void print_text(struct bpfkit_hist_reader *r, const struct entry *e,
 {
 	char total[32];
 
-	if (r->keys.totals_header) {
+	if (r->keys.totals_header && !opts.dist) {
 		if (first) {
 			snprintf(total, sizeof(total), "TOTAL_%s",
 				 bpfkit_hist_unit());
 			printf("%s", r->keys.totals_header);
 			printf(TOTALS_FMT, total, "COUNT", "AVG");
 		}
-		r->keys.print_key(stdout, e->key, &e->h);
+		r->keys.print_row(stdout, e->key, &e->h);
 		bpfkit_hist_print_totals(stdout, &r->cfg, &e->h);
 		return;
 	}

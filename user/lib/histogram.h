@@ -1,17 +1,19 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
  * The user side of the shared histogram: the histogram options (-i, COUNT,
- * -T, -m, --cumulative, --linear, -j), the bucket settings for the BPF
- * side, and a reader that prints a tool's map every interval, one
- * histogram per key, as text like libbpf-tools' or as JSON Lines.
+ * -T, -m, --cumulative, --linear, -j; -P, -L for task keys; -D, -C for
+ * totals), the bucket settings for the BPF side (written at load,
+ * setup.h), and a reader that prints a tool's map every interval, one
+ * histogram per key (or a table of totals), as text like libbpf-tools' or
+ * as JSON Lines.
  *
- *	bpfkit_hist_cfg_init(&skel->rodata->bpfkit_hist_cfg);	before load
- *	bpfkit_hist_task_map(skel->maps.MAP, by);	task tools, before load
+ *	bpfkit_hist_task_map(skel->maps.MAP);	task tools, before load
  *	bpfkit_sparse_map(skel->maps.MAP);	or a few keys, before load (kernel.h)
- *	err = bpfkit_hist_open(&h, map_fd, &keys,
- *			       &skel->bss->bpfkit_hist_missed);
- *	err = bpfkit_hist_run(h);	(setup.h) intervals until COUNT, -d
- *					or a signal, with these two:
+ *	err = bpfkit_hist_run(skel->skeleton, skel->maps.MAP, &keys);  (setup.h)
+ *
+ * bpfkit_hist_run() reports every interval until COUNT, -d or a signal:
+ *
+ *	err = bpfkit_hist_open(&h, map_fd, &keys, missed);
  *	tick = bpfkit_hist_tick(h);	a report every interval
  *	err = bpfkit_hist_end(h, err);	the last one, the losses
  */
@@ -34,6 +36,9 @@ struct bpfkit_hist_opts {
 	bool millis; /* -m: milliseconds instead of microseconds */
 	bool cumulative; /* --cumulative: never reset between intervals */
 	unsigned long linear_step; /* --linear STEP, in units; 0: log2 */
+	enum bpfkit_hist_by by; /* -P, -L: task histograms' keys */
+	bool dist; /* -D: histograms instead of a table of totals */
+	bool per_cpu; /* -C: keys per CPU */
 };
 
 /* Report as OPTS says from now on; until called, every default. */
@@ -71,6 +76,13 @@ void bpfkit_hist_json(struct bpfkit_json *j, const struct bpfkit_hist_cfg *cfg,
 /* What a tool tells the reader about the keys of its map. */
 struct bpfkit_hist_keys {
 	size_t key_size;
+	/*
+	 * Keys of bpfkit_hist_add_task(): a process's or thread's __u32 id
+	 * as -P or -L says, "pid" or "tid" in headers ("pid = 181 dd") and
+	 * JSON, with the histogram's name as its comm; the reader prints
+	 * them (one histogram without -P and -L).
+	 */
+	bool tasks;
 	/* A key's header line in text (no newline); NULL: the map has one key. */
 	void (*print_key)(FILE *f, const void *key,
 			  const struct bpfkit_hist *h);
@@ -80,10 +92,12 @@ struct bpfkit_hist_keys {
 	/* Order of keys in a report; NULL: most values first. */
 	int (*compare)(const void *a, const void *b);
 	/*
-	 * Set for a table of totals in text instead of histograms: the key
-	 * columns' header; print_key then prints a key's columns.
+	 * Set for a table of totals in text, one row a key, unless -D asks
+	 * for histograms: the key columns' header, and a key's columns.
 	 */
 	const char *totals_header;
+	void (*print_row)(FILE *f, const void *key,
+			  const struct bpfkit_hist *h);
 	/*
 	 * The metric family of a scrape (bpfkit_TOOL_WHAT_seconds) and its
 	 * help; NULL: the tool serves no histogram metric.
@@ -105,21 +119,13 @@ void bpfkit_hist_print_totals(FILE *f, const struct bpfkit_hist_cfg *cfg,
 			      const struct bpfkit_hist *h);
 
 /*
- * Keys of bpfkit_hist_add_task() as BY says: a process's or thread's __u32
- * id, "pid" or "tid" in headers ("pid = 181 dd") and JSON, with the
- * histogram's name as its comm; BPFKIT_HIST_ALL leaves KEYS as they are.
+ * Before load: shape a task histogram map (__u32 keys) for -P and -L. One
+ * histogram (neither) is a per-CPU array of one entry, whose lookups the
+ * verifier inlines and whose adds touch only the CPU's own copy, instead
+ * of the hash map that -P and -L need; the reader then reports what each
+ * interval added to the CPUs' sum.
  */
-void bpfkit_hist_task_keys(struct bpfkit_hist_keys *keys,
-			   enum bpfkit_hist_by by);
-
-/*
- * Before load: shape a task histogram map (__u32 keys) for BY. One
- * histogram (BPFKIT_HIST_ALL) is a per-CPU array of one entry, whose
- * lookups the verifier inlines and whose adds touch only the CPU's own
- * copy, instead of the hash map that -P and -L need; the reader then
- * reports what each interval added to the CPUs' sum.
- */
-void bpfkit_hist_task_map(struct bpf_map *map, enum bpfkit_hist_by by);
+void bpfkit_hist_task_map(struct bpf_map *map);
 
 struct bpfkit_hist_reader;
 
