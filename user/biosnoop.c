@@ -17,10 +17,6 @@
 #include "biosnoop.h"
 #include "biosnoop.skel.h"
 
-enum {
-	OPT_DISK = 0x2000,
-};
-
 /* Column widths, for the header and every row. */
 enum {
 	TIME_W = 11,
@@ -35,27 +31,21 @@ enum {
 
 static struct {
 	bool queued; /* -Q */
-	__u32 dev; /* --disk; 0: every disk */
 	__u64 start_ns; /* CLOCK_MONOTONIC when tracing began */
 } env;
 
 static const struct argp_option own_options[] = {
 	{ "queued", 'Q', NULL, 0,
 	  "Also show the time queued in the kernel before issue", 0 },
-	{ "disk", OPT_DISK, "DISK", 0, "Trace this disk only (sda, loop0)", 0 },
 	{},
 };
 
 static error_t parse_own(int key, char *arg, struct argp_state *state)
 {
-	switch (key) {
-	case 'Q':
-		env.queued = true;
-		return 0;
-	case OPT_DISK:
-		return bpfkit_disk_dev("--disk", arg, &env.dev) ? EINVAL : 0;
-	}
-	return ARGP_ERR_UNKNOWN;
+	if (key != 'Q')
+		return ARGP_ERR_UNKNOWN;
+	env.queued = true;
+	return 0;
 }
 
 static const struct bpfkit_tool tool = {
@@ -69,7 +59,8 @@ static const struct bpfkit_tool tool = {
 	       "  biosnoop                # every block I/O until Ctrl-C\n"
 	       "  biosnoop -Q             # with the time queued before issue\n"
 	       "  biosnoop --disk sda -j  # sda only, JSON Lines\n",
-	.options = BPFKIT_OPT_JSON | BPFKIT_OPT_TIME | BPFKIT_OPT_CHANNEL,
+	.options = BPFKIT_OPT_JSON | BPFKIT_OPT_TIME | BPFKIT_OPT_CHANNEL |
+		   BPFKIT_OPT_DISK,
 	.own_options = own_options,
 	.own_parser = parse_own,
 };
@@ -130,23 +121,15 @@ int main(int argc, char **argv)
 
 	/* Open the BPF object. */
 	skel = biosnoop_bpf__open_opts(bpfkit_open_opts());
-	if (!skel) {
-		err = -errno;
-		bpfkit_fail("open BPF object", err);
-		goto cleanup;
-	}
+	if (!skel)
+		return bpfkit_open_failed();
 
-	/*
-	 * Our options into .rodata; the queue program too: a request's
-	 * task is best known there.
-	 */
-	skel->rodata->bpfkit_rq_dev_filter = env.dev;
+	/* The queue program too: a request's task is best known there. */
 	bpfkit_blockio_prepare(skel->progs.io_start, skel->progs.rq_insert,
 			       true);
 
-	/* Write filters and channel settings to .rodata; load and verify. */
-	err = bpfkit_load(skel->skeleton, &skel->rodata->bpfkit_filter,
-			  &skel->rodata->bpfkit_channel_cfg);
+	/* Load and verify. */
+	err = bpfkit_load(skel->skeleton);
 	if (err)
 		goto cleanup;
 

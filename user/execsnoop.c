@@ -308,19 +308,15 @@ int main(int argc, char **argv)
 
 	/* Open the BPF object. */
 	skel = execsnoop_bpf__open_opts(bpfkit_open_opts());
-	if (!skel) {
-		err = -errno;
-		bpfkit_fail("open BPF object", err);
-		goto cleanup;
-	}
+	if (!skel)
+		return bpfkit_open_failed();
 
 	/* Set how many arguments to keep and whether failures count. */
 	skel->rodata->max_args = env.max_args;
 	skel->rodata->include_failed = env.failed;
 
-	/* Write filters and channel settings to .rodata; load and verify. */
-	err = bpfkit_load(skel->skeleton, &skel->rodata->bpfkit_filter,
-			  &skel->rodata->bpfkit_channel_cfg);
+	/* Load and verify. */
+	err = bpfkit_load(skel->skeleton);
 	if (err)
 		goto cleanup;
 

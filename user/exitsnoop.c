@@ -135,19 +135,15 @@ int main(int argc, char **argv)
 
 	/* Open the BPF object. */
 	skel = exitsnoop_bpf__open_opts(bpfkit_open_opts());
-	if (!skel) {
-		err = -errno;
-		bpfkit_fail("open BPF object", err);
-		goto cleanup;
-	}
+	if (!skel)
+		return bpfkit_open_failed();
 
 	/* Choose process or thread exits, all or failed ones only. */
 	skel->rodata->threads = env.threads;
 	skel->rodata->failed_only = env.failed;
 
-	/* Write filters and channel settings to .rodata; load and verify. */
-	err = bpfkit_load(skel->skeleton, &skel->rodata->bpfkit_filter,
-			  &skel->rodata->bpfkit_channel_cfg);
+	/* Load and verify. */
+	err = bpfkit_load(skel->skeleton);
 	if (err)
 		goto cleanup;
 

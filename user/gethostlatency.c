@@ -100,10 +100,7 @@ static enum bpfkit_verdict print_event(void *ctx, const void *data, size_t size)
 	func = func_name(e->func);
 	if (bpfkit_output_json()) {
 		bpfkit_json_begin(&j, stdout, &e->rec);
-		bpfkit_json_uint(&j, "pid", e->pid);
-		bpfkit_json_uint(&j, "tid", e->tid);
-		bpfkit_json_uint(&j, "uid", e->uid);
-		bpfkit_json_str(&j, "comm", e->comm, sizeof(e->comm));
+		bpfkit_json_task(&j, e->pid, e->tid, e->uid, e->comm);
 		bpfkit_json_str(&j, "func", func, strlen(func));
 		bpfkit_json_uint(&j, "latency_ns", e->latency_ns);
 		bpfkit_json_str(&j, "host", e->host, sizeof(e->host));
@@ -135,11 +132,8 @@ int main(int argc, char **argv)
 
 	/* Open the BPF object. */
 	skel = gethostlatency_bpf__open_opts(bpfkit_open_opts());
-	if (!skel) {
-		err = -errno;
-		bpfkit_fail("open BPF object", err);
-		goto cleanup;
-	}
+	if (!skel)
+		return bpfkit_open_failed();
 
 	/* Each function's two programs, in enum gethostlatency_func order. */
 	calls[GETHOSTLATENCY_GETADDRINFO] = skel->progs.getaddrinfo_call;
@@ -151,9 +145,8 @@ int main(int argc, char **argv)
 	returns[GETHOSTLATENCY_GETHOSTBYNAME2] =
 		skel->progs.gethostbyname2_return;
 
-	/* Write filters and channel settings to .rodata; load and verify. */
-	err = bpfkit_load(skel->skeleton, &skel->rodata->bpfkit_filter,
-			  &skel->rodata->bpfkit_channel_cfg);
+	/* Load and verify. */
+	err = bpfkit_load(skel->skeleton);
 	if (err)
 		goto cleanup;
 

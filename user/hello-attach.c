@@ -275,11 +275,8 @@ int main(int argc, char **argv)
 
 	/* Open the BPF object. */
 	skel = hello_attach_bpf__open_opts(bpfkit_open_opts());
-	if (!skel) {
-		err = -errno;
-		bpfkit_fail("open BPF object", err);
-		goto cleanup;
-	}
+	if (!skel)
+		return bpfkit_open_failed();
 
 	/* The raw sys_enter programs keep only execve's syscall number. */
 	skel->rodata->execve_nr = bpfkit_syscall_nr("execve");
@@ -290,8 +287,7 @@ int main(int argc, char **argv)
 		goto cleanup;
 
 	/* Write filters and buffer settings to .rodata; load and verify. */
-	err = bpfkit_load(skel->skeleton, &skel->rodata->bpfkit_filter,
-			  &skel->rodata->bpfkit_channel_cfg);
+	err = bpfkit_load(skel->skeleton);
 	if (err)
 		goto cleanup;
 

@@ -43,15 +43,11 @@ int main(int argc, char **argv)
 
 	/* Open the BPF object. */
 	skel = hello_buffer_bpf__open_opts(bpfkit_open_opts());
-	if (!skel) {
-		err = -errno;
-		bpfkit_fail("open BPF object", err);
-		goto cleanup;
-	}
+	if (!skel)
+		return bpfkit_open_failed();
 
 	/* Write filters and buffer settings to .rodata; load and verify. */
-	err = bpfkit_load(skel->skeleton, &skel->rodata->bpfkit_filter,
-			  &skel->rodata->bpfkit_channel_cfg);
+	err = bpfkit_load(skel->skeleton);
 	if (err)
 		goto cleanup;
 

@@ -128,18 +128,14 @@ int main(int argc, char **argv)
 
 	/* Open the BPF object. */
 	skel = hello_config_bpf__open_opts(bpfkit_open_opts());
-	if (!skel) {
-		err = -errno;
-		bpfkit_fail("open BPF object", err);
-		goto cleanup;
-	}
+	if (!skel)
+		return bpfkit_open_failed();
 
 	/* A setting fixed before load: --even-odd. */
 	skel->rodata->even_odd = env.even_odd;
 
 	/* Write filters and buffer settings to .rodata; load and verify. */
-	err = bpfkit_load(skel->skeleton, &skel->rodata->bpfkit_filter,
-			  &skel->rodata->bpfkit_channel_cfg);
+	err = bpfkit_load(skel->skeleton);
 	if (err)
 		goto cleanup;
 

@@ -272,11 +272,8 @@ int main(int argc, char **argv)
 
 	/* Open the BPF object and find its per-syscall programs. */
 	skel = hello_map_bpf__open_opts(bpfkit_open_opts());
-	if (!skel) {
-		err = -errno;
-		bpfkit_fail("open BPF object", err);
-		goto cleanup;
-	}
+	if (!skel)
+		return bpfkit_open_failed();
 	for (i = 0; i < HELLO_MAP_SLOTS; i++) {
 		snprintf(name, sizeof(name), "count_syscall%d", i);
 		slots[i] = bpf_object__find_program_by_name(skel->obj, name);
@@ -287,7 +284,7 @@ int main(int argc, char **argv)
 	select_programs(skel, slots);
 
 	/* Write the filters to .rodata (no event channel); load and verify. */
-	err = bpfkit_load(skel->skeleton, &skel->rodata->bpfkit_filter, NULL);
+	err = bpfkit_load(skel->skeleton);
 	if (err)
 		goto cleanup;
 	env.map_fd = bpf_map__fd(skel->maps.counts);

@@ -150,11 +150,8 @@ int main(int argc, char **argv)
 
 	/* Open the BPF object. */
 	skel = hello_tail_bpf__open_opts(bpfkit_open_opts());
-	if (!skel) {
-		err = -errno;
-		bpfkit_fail("open BPF object", err);
-		goto cleanup;
-	}
+	if (!skel)
+		return bpfkit_open_failed();
 
 	/* Set --all, skip our own syscalls, size the array to the syscalls. */
 	skel->rodata->report_all = env.all;
@@ -172,9 +169,8 @@ int main(int argc, char **argv)
 	bpf_program__set_autoattach(skel->progs.hello_timer_delete, false);
 	bpf_program__set_autoattach(skel->progs.hello_timer_other, false);
 
-	/* Write filters and channel settings to .rodata; load and verify. */
-	err = bpfkit_load(skel->skeleton, &skel->rodata->bpfkit_filter,
-			  &skel->rodata->bpfkit_channel_cfg);
+	/* Load and verify. */
+	err = bpfkit_load(skel->skeleton);
 	if (err)
 		goto cleanup;
 

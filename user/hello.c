@@ -138,11 +138,8 @@ int main(int argc, char **argv)
 
 	/* Open the BPF object. */
 	skel = hello_bpf__open_opts(bpfkit_open_opts());
-	if (!skel) {
-		err = -errno;
-		bpfkit_fail("open BPF object", err);
-		goto cleanup;
-	}
+	if (!skel)
+		return bpfkit_open_failed();
 
 	/* Tag our lines with our pid. */
 	skel->rodata->marker = getpid();
@@ -150,7 +147,7 @@ int main(int argc, char **argv)
 		 "bpf_trace_printk: hello/%d: ", getpid());
 
 	/* Write the filters to .rodata (no event channel); load and verify. */
-	err = bpfkit_load(skel->skeleton, &skel->rodata->bpfkit_filter, NULL);
+	err = bpfkit_load(skel->skeleton);
 	if (err)
 		goto cleanup;
 

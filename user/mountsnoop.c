@@ -23,23 +23,6 @@
 /* Column widths, for the header and every row. */
 enum { PID_W = 7, COMM_W = 15, NS_W = 10, RET_W = 7, FLAGS_LEN = 512 };
 
-static struct {
-	bool failed_only; /* -x */
-} env;
-
-static const struct argp_option options[] = {
-	{ "failed", 'x', NULL, 0, "Show failed calls only", 0 },
-	{},
-};
-
-static error_t parse_arg(int key, char *arg, struct argp_state *state)
-{
-	if (key != 'x')
-		return ARGP_ERR_UNKNOWN;
-	env.failed_only = true;
-	return 0;
-}
-
 static const struct bpfkit_tool tool = {
 	.name = "mountsnoop",
 	.doc = "Trace mount(2), umount2(2) and the new mount API (fsopen, fsconfig, fsmount, move_mount, open_tree).\n"
@@ -48,9 +31,7 @@ static const struct bpfkit_tool tool = {
 	       "  mountsnoop                 # every mount call on the system\n"
 	       "  mountsnoop -x              # failed calls only\n"
 	       "  mountsnoop -c containerd -j   # containerd's calls, as JSON Lines\n",
-	.options = BPFKIT_OPT_EVENTS,
-	.own_options = options,
-	.own_parser = parse_arg,
+	.options = BPFKIT_OPT_EVENTS | BPFKIT_OPT_FAILED,
 };
 
 static const char *const call_names[MOUNTSNOOP_CALLS] = {
@@ -269,10 +250,7 @@ static void print_json(const struct mountsnoop_event *e, const char *flags)
 	struct bpfkit_json j;
 
 	bpfkit_json_begin(&j, stdout, &e->rec);
-	bpfkit_json_int(&j, "pid", e->pid);
-	bpfkit_json_int(&j, "tid", e->tid);
-	bpfkit_json_int(&j, "uid", e->uid);
-	bpfkit_json_str(&j, "comm", e->comm, sizeof(e->comm));
+	bpfkit_json_task(&j, e->pid, e->tid, e->uid, e->comm);
 	bpfkit_json_uint(&j, "mnt_ns", e->mnt_ns);
 	bpfkit_json_str(&j, "syscall", call_names[e->call], 16);
 	bpfkit_json_int(&j, "ret", e->ret < 0 ? -1 : e->ret);
@@ -383,23 +361,19 @@ int main(int argc, char **argv)
 
 	/* Open the BPF object. */
 	skel = mountsnoop_bpf__open_opts(bpfkit_open_opts());
-	if (!skel) {
-		err = -errno;
-		bpfkit_fail("open BPF object", err);
-		goto cleanup;
-	}
+	if (!skel)
+		return bpfkit_open_failed();
 
 	/* Set our own filter and keep the tracepoints this kernel has. */
-	skel->rodata->failed_only = env.failed_only;
+	skel->rodata->failed_only = bpfkit_opts.failed_only;
 	mount_calls(skel, calls);
 	err = bpfkit_syscall_tps_autoload(calls, NR_CALLS,
 					  "sys_enter_mount tracepoint");
 	if (err)
 		goto cleanup;
 
-	/* Write filters and channel settings to .rodata; load and verify. */
-	err = bpfkit_load(skel->skeleton, &skel->rodata->bpfkit_filter,
-			  &skel->rodata->bpfkit_channel_cfg);
+	/* Load and verify. */
+	err = bpfkit_load(skel->skeleton);
 	if (err)
 		goto cleanup;
 

@@ -38,6 +38,10 @@ static const struct bpfkit_tool tool = {
 	       "  oomkill --cgroup /sys/fs/cgroup/app   # kills that app's tasks triggered\n",
 	.options = BPFKIT_OPT_FILTERS | BPFKIT_OPT_JSON | BPFKIT_OPT_TIME |
 		   BPFKIT_OPT_METRICS,
+	.tracepoints =
+		(const struct bpfkit_tracepoint[]){
+			{ "oom", "mark_victim", "it came in Linux 4.8" },
+			{} },
 };
 
 static void print_json(const struct oomkill_event *e)
@@ -152,19 +156,10 @@ int main(int argc, char **argv)
 	/* Parse options; check privileges, tracefs and kernel BTF. */
 	bpfkit_setup(&tool, argc, argv);
 
-	/* The OOM killer's tracepoint must be there. */
-	err = bpfkit_require_tracepoint("oom", "mark_victim",
-					"it came in Linux 4.8");
-	if (err)
-		goto cleanup;
-
 	/* Open the BPF object. */
 	skel = oomkill_bpf__open_opts(bpfkit_open_opts());
-	if (!skel) {
-		err = -errno;
-		bpfkit_fail("open BPF object", err);
-		goto cleanup;
-	}
+	if (!skel)
+		return bpfkit_open_failed();
 
 	/*
 	 * Pages to kB; where the record lacks the victim's fields, they are
@@ -174,9 +169,8 @@ int main(int argc, char **argv)
 	if (record_full())
 		bpf_program__set_autoload(skel->progs.signal_generate, false);
 
-	/* Write filters and channel settings to .rodata; load and verify. */
-	err = bpfkit_load(skel->skeleton, &skel->rodata->bpfkit_filter,
-			  &skel->rodata->bpfkit_channel_cfg);
+	/* Load and verify. */
+	err = bpfkit_load(skel->skeleton);
 	if (err)
 		goto cleanup;
 

@@ -22,13 +22,11 @@
 enum { PID_W = 7, COMM_W = 15, FD_W = 3, ERR_W = 7, FLAGS_W = 24 };
 
 static struct {
-	bool failed_only; /* -x */
 	bool flags; /* -e */
 	const char *name; /* -n: path substring */
 } env;
 
 static const struct argp_option options[] = {
-	{ "failed", 'x', NULL, 0, "Show failed opens only", 0 },
 	{ "extended", 'e', NULL, 0,
 	  "Show the open flags, decoded (FLAGS column)", 0 },
 	{ "name", 'n', "PATTERN", 0, "Show paths containing PATTERN only", 0 },
@@ -38,9 +36,6 @@ static const struct argp_option options[] = {
 static error_t parse_arg(int key, char *arg, struct argp_state *state)
 {
 	switch (key) {
-	case 'x':
-		env.failed_only = true;
-		return 0;
 	case 'e':
 		env.flags = true;
 		return 0;
@@ -64,7 +59,7 @@ static const struct bpfkit_tool tool = {
 	       "  opensnoop -p 181 -e        # process 181, with decoded flags\n"
 	       "  opensnoop -n /etc/ -T      # paths containing /etc/, with time\n"
 	       "  opensnoop -c nginx -j      # nginx's opens, as JSON Lines\n",
-	.options = BPFKIT_OPT_EVENTS,
+	.options = BPFKIT_OPT_EVENTS | BPFKIT_OPT_FAILED,
 	.own_options = options,
 	.own_parser = parse_arg,
 };
@@ -135,10 +130,7 @@ static void print_json(const struct opensnoop_event *e, size_t path_len,
 	struct bpfkit_json j;
 
 	bpfkit_json_begin(&j, stdout, &e->rec);
-	bpfkit_json_int(&j, "pid", e->pid);
-	bpfkit_json_int(&j, "tid", e->tid);
-	bpfkit_json_int(&j, "uid", e->uid);
-	bpfkit_json_str(&j, "comm", e->comm, sizeof(e->comm));
+	bpfkit_json_task(&j, e->pid, e->tid, e->uid, e->comm);
 	bpfkit_json_str(
 		&j, "syscall",
 		e->call <= OPENSNOOP_OPENAT2 ? call_names[e->call] : "?", 8);
@@ -219,23 +211,19 @@ int main(int argc, char **argv)
 
 	/* Open the BPF object. */
 	skel = opensnoop_bpf__open_opts(bpfkit_open_opts());
-	if (!skel) {
-		err = -errno;
-		bpfkit_fail("open BPF object", err);
-		goto cleanup;
-	}
+	if (!skel)
+		return bpfkit_open_failed();
 
 	/* Set our own filter and keep the tracepoints this kernel has. */
-	skel->rodata->failed_only = env.failed_only;
+	skel->rodata->failed_only = bpfkit_opts.failed_only;
 	open_calls(skel, opens);
 	err = bpfkit_syscall_tps_autoload(opens, NR_OPENS,
 					  "sys_enter_open* tracepoints");
 	if (err)
 		goto cleanup;
 
-	/* Write filters and channel settings to .rodata; load and verify. */
-	err = bpfkit_load(skel->skeleton, &skel->rodata->bpfkit_filter,
-			  &skel->rodata->bpfkit_channel_cfg);
+	/* Load and verify. */
+	err = bpfkit_load(skel->skeleton);
 	if (err)
 		goto cleanup;
 

@@ -53,10 +53,7 @@ static enum bpfkit_verdict print_event(void *ctx, const void *data, size_t size)
 		return BPFKIT_UNREADABLE;
 	if (bpfkit_output_json()) {
 		bpfkit_json_begin(&j, stdout, &e->rec);
-		bpfkit_json_uint(&j, "pid", e->pid);
-		bpfkit_json_uint(&j, "tid", e->tid);
-		bpfkit_json_uint(&j, "uid", e->uid);
-		bpfkit_json_str(&j, "comm", e->comm, sizeof(e->comm));
+		bpfkit_json_task(&j, e->pid, e->tid, e->uid, e->comm);
 		bpfkit_json_str(&j, "module", e->module, sizeof(e->module));
 		bpfkit_json_bool(&j, "found", e->found);
 		bpfkit_json_uint(&j, "latency_ns", e->latency_ns);
@@ -85,15 +82,11 @@ int main(int argc, char **argv)
 
 	/* Open the BPF object. */
 	skel = pyimport_bpf__open_opts(bpfkit_open_opts());
-	if (!skel) {
-		err = -errno;
-		bpfkit_fail("open BPF object", err);
-		goto cleanup;
-	}
+	if (!skel)
+		return bpfkit_open_failed();
 
-	/* Write filters and channel settings to .rodata; load and verify. */
-	err = bpfkit_load(skel->skeleton, &skel->rodata->bpfkit_filter,
-			  &skel->rodata->bpfkit_channel_cfg);
+	/* Load and verify. */
+	err = bpfkit_load(skel->skeleton);
 	if (err)
 		goto cleanup;
 

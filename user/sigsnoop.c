@@ -125,10 +125,7 @@ static enum bpfkit_verdict print_event(void *ctx, const void *data, size_t size)
 	sig = bpfkit_signal_name(e->sig, buf, sizeof(buf));
 	if (bpfkit_output_json()) {
 		bpfkit_json_begin(&j, stdout, &e->rec);
-		bpfkit_json_int(&j, "pid", e->pid);
-		bpfkit_json_int(&j, "tid", e->tid);
-		bpfkit_json_int(&j, "uid", e->uid);
-		bpfkit_json_str(&j, "comm", e->comm, sizeof(e->comm));
+		bpfkit_json_task(&j, e->pid, e->tid, e->uid, e->comm);
 		bpfkit_json_int(&j, "sig", e->sig);
 		bpfkit_json_str(&j, "signal", sig, strlen(sig));
 		bpfkit_json_int(&j, "tpid", e->tpid);
@@ -178,11 +175,8 @@ int main(int argc, char **argv)
 
 	/* Open the BPF object. */
 	skel = sigsnoop_bpf__open_opts(bpfkit_open_opts());
-	if (!skel) {
-		err = -errno;
-		bpfkit_fail("open BPF object", err);
-		goto cleanup;
-	}
+	if (!skel)
+		return bpfkit_open_failed();
 
 	/* Set our own filters; keep the kill tracepoints this kernel has. */
 	skel->rodata->kill_only = env.kill_only;
@@ -191,9 +185,8 @@ int main(int argc, char **argv)
 	kill_calls(skel, kills);
 	bpfkit_syscall_tps_autoload(kills, NR_KILLS, NULL);
 
-	/* Write filters and channel settings to .rodata; load and verify. */
-	err = bpfkit_load(skel->skeleton, &skel->rodata->bpfkit_filter,
-			  &skel->rodata->bpfkit_channel_cfg);
+	/* Load and verify. */
+	err = bpfkit_load(skel->skeleton);
 	if (err)
 		goto cleanup;
 

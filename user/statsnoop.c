@@ -21,23 +21,6 @@
 /* Column widths, for the header and every row. */
 enum { PID_W = 7, COMM_W = 15, RET_W = 3, ERR_W = 7, CALL_W = 10 };
 
-static struct {
-	bool failed_only; /* -x */
-} env;
-
-static const struct argp_option options[] = {
-	{ "failed", 'x', NULL, 0, "Show failed calls only", 0 },
-	{},
-};
-
-static error_t parse_arg(int key, char *arg, struct argp_state *state)
-{
-	if (key != 'x')
-		return ARGP_ERR_UNKNOWN;
-	env.failed_only = true;
-	return 0;
-}
-
 static const struct bpfkit_tool tool = {
 	.name = "statsnoop",
 	.doc = "Trace stat(2), lstat(2), fstatat(2) and statx(2): who looked up which path, and the result.\n"
@@ -47,9 +30,7 @@ static const struct bpfkit_tool tool = {
 	       "  statsnoop -x               # failed calls only\n"
 	       "  statsnoop -p 181 -T        # process 181, with time\n"
 	       "  statsnoop -c make -j       # make's calls, as JSON Lines\n",
-	.options = BPFKIT_OPT_EVENTS,
-	.own_options = options,
-	.own_parser = parse_arg,
+	.options = BPFKIT_OPT_EVENTS | BPFKIT_OPT_FAILED,
 };
 
 static const char *const call_names[STATSNOOP_CALLS] = {
@@ -74,10 +55,7 @@ static void print_json(const struct statsnoop_event *e, size_t path_len)
 	struct bpfkit_json j;
 
 	bpfkit_json_begin(&j, stdout, &e->rec);
-	bpfkit_json_int(&j, "pid", e->pid);
-	bpfkit_json_int(&j, "tid", e->tid);
-	bpfkit_json_int(&j, "uid", e->uid);
-	bpfkit_json_str(&j, "comm", e->comm, sizeof(e->comm));
+	bpfkit_json_task(&j, e->pid, e->tid, e->uid, e->comm);
 	bpfkit_json_str(&j, "syscall", call_name(e->call), CALL_W);
 	bpfkit_json_int(&j, "ret", e->ret < 0 ? -1 : e->ret);
 	bpfkit_json_int(&j, "errno", e->ret < 0 ? -(long)e->ret : 0);
@@ -154,23 +132,19 @@ int main(int argc, char **argv)
 
 	/* Open the BPF object. */
 	skel = statsnoop_bpf__open_opts(bpfkit_open_opts());
-	if (!skel) {
-		err = -errno;
-		bpfkit_fail("open BPF object", err);
-		goto cleanup;
-	}
+	if (!skel)
+		return bpfkit_open_failed();
 
 	/* Set our own filter and keep the tracepoints this kernel has. */
-	skel->rodata->failed_only = env.failed_only;
+	skel->rodata->failed_only = bpfkit_opts.failed_only;
 	stat_calls(skel, stats);
 	err = bpfkit_syscall_tps_autoload(stats, NR_STATS,
 					  "sys_enter_*stat* tracepoints");
 	if (err)
 		goto cleanup;
 
-	/* Write filters and channel settings to .rodata; load and verify. */
-	err = bpfkit_load(skel->skeleton, &skel->rodata->bpfkit_filter,
-			  &skel->rodata->bpfkit_channel_cfg);
+	/* Load and verify. */
+	err = bpfkit_load(skel->skeleton);
 	if (err)
 		goto cleanup;
 

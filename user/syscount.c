@@ -407,11 +407,8 @@ int main(int argc, char **argv)
 
 	/* Open the BPF object. */
 	skel = syscount_bpf__open_opts(bpfkit_open_opts());
-	if (!skel) {
-		err = -errno;
-		bpfkit_fail("open BPF object", err);
-		goto cleanup;
-	}
+	if (!skel)
+		return bpfkit_open_failed();
 
 	/* Set our own options; time syscalls at entry only with -L. */
 	skel->rodata->per_process = env.per_process;
@@ -428,7 +425,7 @@ int main(int argc, char **argv)
 	bpfkit_sparse_map(skel->maps.syscount_counts);
 
 	/* Write the common filters to .rodata; load and verify. */
-	err = bpfkit_load(skel->skeleton, &skel->rodata->bpfkit_filter, NULL);
+	err = bpfkit_load(skel->skeleton);
 	if (err)
 		goto cleanup;
 

@@ -111,14 +111,10 @@ int main(int argc, char **argv)
 	bpfkit_setup(&tool, argc, argv);
 
 	skel = storm_bpf__open_opts(bpfkit_open_opts());
-	if (!skel) {
-		err = -errno;
-		bpfkit_fail("open BPF object", err);
-		goto cleanup;
-	}
+	if (!skel)
+		return bpfkit_open_failed();
 	skel->rodata->stock = stock;
-	err = bpfkit_load(skel->skeleton, &skel->rodata->bpfkit_filter,
-			  &skel->rodata->bpfkit_channel_cfg);
+	err = bpfkit_load(skel->skeleton);
 	if (err)
 		goto cleanup;
 	if (stock)

@@ -23,17 +23,13 @@ int main(int argc, char **argv)
 
 	bpfkit_setup(&tool, argc, argv);
 	skel = switchfloor_bpf__open_opts(bpfkit_open_opts());
-	if (!skel) {
-		err = -errno;
-		bpfkit_fail("open BPF object", err);
-		goto cleanup;
-	}
-	err = bpfkit_load(skel->skeleton, &skel->rodata->bpfkit_filter, NULL) ?:
+	if (!skel)
+		return bpfkit_open_failed();
+	err = bpfkit_load(skel->skeleton) ?:
 		      bpfkit_attach(skel->skeleton, NULL, NULL, NULL);
 	if (!err)
 		err = bpfkit_run(NULL, NULL);
 
-cleanup:
 	switchfloor_bpf__destroy(skel);
 	return bpfkit_exit_code(err);
 }

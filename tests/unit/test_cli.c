@@ -181,7 +181,10 @@ static void test_metrics_options(void **state)
 	assert_true(bpfkit_opts.hist.cumulative);
 }
 
-/* -m is the block-time tools' minimum, the histogram tools' milliseconds. */
+/*
+ * -m is the block-time tools' minimum, the histogram tools' milliseconds;
+ * the blocks counted go to the BPF side in nanoseconds.
+ */
 static void test_block_time_options(void **state)
 {
 	static const struct bpfkit_tool blocks = {
@@ -196,12 +199,19 @@ static void test_block_time_options(void **state)
 	};
 	char *limits[] = { "test-cli", "-m", "10", "-M", "20", NULL };
 	char *millis[] = { "test-cli", "-m", NULL };
+	struct bpfkit_stack_cfg cfg;
 
-	assert_int_equal(bpfkit_opts.block.min_us, 1);
-	assert_int_equal(bpfkit_opts.block.max_us, 0);
+	assert_int_equal(bpfkit_opts.stacks.min_block_us, 1);
+	assert_int_equal(bpfkit_opts.stacks.max_block_us, 0);
+	bpfkit_stack_cfg_init(&cfg, &bpfkit_opts.stacks);
+	assert_int_equal(cfg.min_block_ns, 1000);
+	assert_true(cfg.max_block_ns == ~0ULL);
 	bpfkit_parse(&blocks, 5, limits);
-	assert_int_equal(bpfkit_opts.block.min_us, 10);
-	assert_int_equal(bpfkit_opts.block.max_us, 20);
+	assert_int_equal(bpfkit_opts.stacks.min_block_us, 10);
+	assert_int_equal(bpfkit_opts.stacks.max_block_us, 20);
+	bpfkit_stack_cfg_init(&cfg, &bpfkit_opts.stacks);
+	assert_int_equal(cfg.min_block_ns, 10000);
+	assert_int_equal(cfg.max_block_ns, 20000);
 	assert_false(bpfkit_opts.hist.millis);
 	bpfkit_parse(&hist, 2, millis);
 	assert_true(bpfkit_opts.hist.millis);

@@ -100,11 +100,8 @@ int main(int argc, char **argv)
 
 	/* Open the BPF object the skeleton embeds. */
 	skel = @IDENT@_bpf__open_opts(bpfkit_open_opts());
-	if (!skel) {
-		err = -errno;
-		bpfkit_fail("open BPF object", err);
-		goto cleanup;
-	}
+	if (!skel)
+		return bpfkit_open_failed();
 
 	/*
 	 * Set the tool's own .rodata here, e.g. skel->rodata->min_ns = 10,
@@ -117,8 +114,7 @@ int main(int argc, char **argv)
 	 * the kernel's verifier checks the program now. Each helper prints
 	 * its own one-line error, so a failure only needs the jump.
 	 */
-	err = bpfkit_load(skel->skeleton, &skel->rodata->bpfkit_filter,
-			  &skel->rodata->bpfkit_channel_cfg);
+	err = bpfkit_load(skel->skeleton);
 	if (err)
 		goto cleanup;
 

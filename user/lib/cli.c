@@ -16,6 +16,7 @@
 #include <sys/vfs.h>
 #include <linux/magic.h>
 #include <bpf/btf.h>
+#include "blockio.h"
 #include "cgroup.h"
 #include "cli.h"
 #include "diag.h"
@@ -44,17 +45,23 @@ enum {
 	OPT_METRICS_LABELS,
 	OPT_MAX_SERIES,
 	OPT_DROP_PRIVILEGES,
+	OPT_DISK,
 };
 
 /* Histogram tools and event tools serve metrics too. */
 #define METRICS_MASK (BPFKIT_OPT_METRICS | BPFKIT_OPT_HIST | BPFKIT_OPT_CHANNEL)
+
+/* The options the kernel applies. */
+#define FILTERS_MASK                                                 \
+	(BPFKIT_OPT_FILTERS | BPFKIT_OPT_FAMILY | BPFKIT_OPT_PORTS | \
+	 BPFKIT_OPT_DISK | BPFKIT_OPT_FAILED)
 
 struct bpfkit_opts bpfkit_opts = {
 	.filter = BPFKIT_FILTER_ALL,
 	.channel = BPFKIT_CHANNEL_DEFAULTS,
 	.cgroup_fd = -1,
 	.metrics.max_series = BPFKIT_METRICS_DEFAULT_MAX_SERIES,
-	.block.min_us = 1,
+	.stacks.min_block_us = 1,
 };
 
 /* Every common option, with the BPFKIT_OPT_* bit that offers it (0: always). */
@@ -62,7 +69,7 @@ static const struct {
 	unsigned int mask;
 	struct argp_option opt;
 } common_options[] = {
-	{ BPFKIT_OPT_FILTERS,
+	{ FILTERS_MASK,
 	  { NULL, 0, NULL, 0, "Filters (applied in the kernel):", 10 } },
 	{ BPFKIT_OPT_PID,
 	  { "pid", 'p', "PID", 0, "Trace this process only", 0 } },
@@ -77,6 +84,19 @@ static const struct {
 	  { "ipv4", '4', NULL, 0, "Trace IPv4 only (IPv4-mapped IPv6 too)",
 	    0 } },
 	{ BPFKIT_OPT_FAMILY, { "ipv6", '6', NULL, 0, "Trace IPv6 only", 0 } },
+	{ BPFKIT_OPT_PORTS,
+	  { "localport", 'L', "PORTS", 0,
+	    "Trace connections on these local ports only (comma-separated)",
+	    0 } },
+	{ BPFKIT_OPT_PORTS,
+	  { "remoteport", 'D', "PORTS", 0,
+	    "Trace connections with these remote ports only (comma-separated)",
+	    0 } },
+	{ BPFKIT_OPT_DISK,
+	  { "disk", OPT_DISK, "DISK", 0, "Trace this disk only (sda, loop0)",
+	    0 } },
+	{ BPFKIT_OPT_FAILED,
+	  { "failed", 'x', NULL, 0, "Show failed calls only", 0 } },
 	{ BPFKIT_OPT_JSON | BPFKIT_OPT_TIME,
 	  { NULL, 0, NULL, 0, "Output:", 20 } },
 	{ BPFKIT_OPT_JSON,
@@ -102,6 +122,13 @@ static const struct {
 	{ BPFKIT_OPT_HIST,
 	  { "linear", OPT_LINEAR, "STEP", 0,
 	    "Linear buckets STEP units wide instead of powers of two", 0 } },
+	{ BPFKIT_OPT_TASK_HISTS,
+	  { "pids", 'P', NULL, 0, "A histogram per process", 0 } },
+	{ BPFKIT_OPT_TASK_HISTS,
+	  { "tids", 'L', NULL, 0, "A histogram per thread", 0 } },
+	{ BPFKIT_OPT_TOTALS,
+	  { "dist", 'D', NULL, 0, "Show histograms instead of totals", 0 } },
+	{ BPFKIT_OPT_TOTALS, { "cpus", 'C', NULL, 0, "Per CPU", 0 } },
 	{ BPFKIT_OPT_BLOCK_TIME, { NULL, 0, NULL, 0, "Blocked time:", 24 } },
 	{ BPFKIT_OPT_BLOCK_TIME,
 	  { "min-block-time", 'm', "US", 0,
@@ -535,6 +562,16 @@ static int parse_stacks(int key, char *arg, struct bpfkit_stacks_opts *st)
 	return ARGP_ERR_UNKNOWN;
 }
 
+/* -P or -L (KEY): a histogram per process or thread, not both. */
+static int parse_hist_by(int key, enum bpfkit_hist_by *by)
+{
+	if (*by != BPFKIT_HIST_ALL)
+		return bpfkit_usage_error(
+			"-P and -L are exclusive; give one of them");
+	*by = key == 'P' ? BPFKIT_HIST_PROCESS : BPFKIT_HIST_THREAD;
+	return 0;
+}
+
 /* -4 or -6 (KEY), which exclude each other. */
 static int parse_family(int key, __u16 *family)
 {
@@ -566,6 +603,11 @@ static int parse_common(int key, char *arg, struct argp_state *state)
 	case '4':
 	case '6':
 		return parse_family(key, &opts->net.family);
+	case 'x':
+		opts->failed_only = true;
+		return 0;
+	case OPT_DISK:
+		return bpfkit_disk_dev("--disk", arg, &opts->disk) ? EINVAL : 0;
 	case 'j':
 		opts->output.json = true;
 		return 0;
@@ -595,21 +637,39 @@ static int parse_common(int key, char *arg, struct argp_state *state)
 		if (cur_tool->options & BPFKIT_OPT_BLOCK_TIME)
 			return bpfkit_parse_ulong("-m/--min-block-time", arg, 1,
 						  86400000000UL,
-						  &opts->block.min_us);
+						  &opts->stacks.min_block_us);
 		opts->hist.millis = true;
 		return 0;
 	case 'M':
 		return bpfkit_parse_ulong("-M/--max-block-time", arg, 1,
-					  86400000000UL, &opts->block.max_us);
+					  86400000000UL,
+					  &opts->stacks.max_block_us);
 	case OPT_CUMULATIVE:
 		opts->hist.cumulative = true;
 		return 0;
 	case OPT_LINEAR:
 		return bpfkit_parse_ulong("--linear", arg, 1, 1000000,
 					  &opts->hist.linear_step);
+	case 'D':
+		if (cur_tool->options & BPFKIT_OPT_PORTS)
+			return bpfkit_parse_ports("-D/--remoteport", arg,
+						  &opts->net.rports);
+		opts->hist.dist = true;
+		return 0;
+	case 'C':
+		opts->hist.per_cpu = true;
+		return 0;
+	case 'L':
+		if (cur_tool->options & BPFKIT_OPT_PORTS)
+			return bpfkit_parse_ports("-L/--localport", arg,
+						  &opts->net.lports);
+		if (cur_tool->options & BPFKIT_OPT_TASK_HISTS)
+			return parse_hist_by(key, &opts->hist.by);
+		return parse_stacks(key, arg, &opts->stacks);
+	case 'P':
+		return parse_hist_by(key, &opts->hist.by);
 	case 'U':
 	case 'K':
-	case 'L':
 	case OPT_TOP:
 	case OPT_SVG:
 		return parse_stacks(key, arg, &opts->stacks);
@@ -746,15 +806,15 @@ static const char *run_name(const struct bpfkit_tool *tool, char **argv)
 
 static error_t parse_key(int key, char *arg, struct argp_state *state)
 {
+	const struct bpfkit_stacks_opts *st = &bpfkit_opts.stacks;
 	const struct bpfkit_tool *tool = cur_tool;
 	int err;
 
 	if (key == ARGP_KEY_END && (tool->options & BPFKIT_OPT_BLOCK_TIME) &&
-	    bpfkit_opts.block.max_us &&
-	    bpfkit_opts.block.max_us < bpfkit_opts.block.min_us)
+	    st->max_block_us && st->max_block_us < st->min_block_us)
 		return bpfkit_usage_error(
 			"-M/--max-block-time %lu is below -m/--min-block-time %lu; give a maximum at least the minimum",
-			bpfkit_opts.block.max_us, bpfkit_opts.block.min_us);
+			st->max_block_us, st->min_block_us);
 	if (offers_common(tool, key)) {
 		err = parse_common(key, arg, state);
 		if (err != ARGP_ERR_UNKNOWN)

@@ -19,6 +19,7 @@
 #include "output.h"
 #include "privs.h"
 #include "stacks.h"
+#include "tracefs.h"
 
 /* Common options a tool may offer (-d, -v, -h, -V and --btf always are). */
 enum {
@@ -36,6 +37,12 @@ enum {
 	BPFKIT_OPT_FAMILY = 1 << 9, /* -4, -6 */
 	BPFKIT_OPT_STACKS = 1 << 10, /* -U, -K, -L, --top, --svg */
 	BPFKIT_OPT_BLOCK_TIME = 1 << 11, /* -m, -M: blocks timed */
+	BPFKIT_OPT_FAILED = 1 << 12, /* -x: failed calls only */
+	BPFKIT_OPT_PORTS = 1 << 13, /* -L, -D: local and remote ports */
+	BPFKIT_OPT_DISK = 1 << 14, /* --disk DISK */
+	BPFKIT_OPT_TASK_HISTS = 1 << 15, /* -P, -L: per process or thread */
+	/* -D, -C: totals per key, or histograms (-D); per CPU (-C) */
+	BPFKIT_OPT_TOTALS = 1 << 16,
 	BPFKIT_OPT_FILTERS = BPFKIT_OPT_PID | BPFKIT_OPT_UID | BPFKIT_OPT_COMM |
 			     BPFKIT_OPT_CGROUP,
 	BPFKIT_OPT_EVENTS = BPFKIT_OPT_FILTERS | BPFKIT_OPT_JSON |
@@ -49,12 +56,6 @@ struct bpfkit_map_size {
 	unsigned int entries;
 };
 
-/* -m, -M: the blocked times a tool counts, for its .rodata. */
-struct bpfkit_block_time {
-	unsigned long min_us; /* -m; default 1 */
-	unsigned long max_us; /* -M; 0: no limit */
-};
-
 /* What the common options say, after parsing, grouped by the room they go to. */
 struct bpfkit_opts {
 	const char *tool; /* the tool's name, for messages */
@@ -65,8 +66,9 @@ struct bpfkit_opts {
 	struct bpfkit_hist_opts hist; /* -i, COUNT, -T, -m, ... */
 	struct bpfkit_metrics_opts metrics; /* --metrics, --textfile, ... */
 	struct bpfkit_net_opts net; /* -4, -6 */
-	struct bpfkit_stacks_opts stacks; /* -U, -K, -L, --top, --svg */
-	struct bpfkit_block_time block; /* -m, -M: the tool's */
+	struct bpfkit_stacks_opts stacks; /* -U, -K, -L, --top, --svg, -m, -M */
+	bool failed_only; /* -x: the tool's, for its .rodata */
+	__u32 disk; /* --disk: its dev_t; 0: every disk */
 	double duration; /* -d: seconds to run; 0: until a signal */
 	bool verbose; /* -v: libbpf's own log */
 	const char *btf_path; /* --btf: kernel BTF for kernels without one */
@@ -97,6 +99,8 @@ struct bpfkit_tool {
 	const struct argp_option *own_options; /* NULL-terminated, or NULL */
 	argp_parser_t own_parser; /* handles own options, or NULL */
 	const struct bpfkit_binary_opt *binary; /* first of its own, or NULL */
+	/* Checked before anything loads; ended by {}, or NULL. */
+	const struct bpfkit_tracepoint *tracepoints;
 };
 
 /*

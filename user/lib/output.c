@@ -335,6 +335,15 @@ void bpfkit_json_str(struct bpfkit_json *j, const char *k, const char *s,
 	bpfkit_json_escape(j->f, s, len);
 }
 
+void bpfkit_json_task(struct bpfkit_json *j, __u32 pid, __u32 tid, __u32 uid,
+		      const char *comm)
+{
+	bpfkit_json_uint(j, "pid", pid);
+	bpfkit_json_uint(j, "tid", tid);
+	bpfkit_json_uint(j, "uid", uid);
+	bpfkit_json_str(j, "comm", comm, BPFKIT_COMM_LEN);
+}
+
 void bpfkit_json_array_begin(struct bpfkit_json *j, const char *k)
 {
 	key(j, k);

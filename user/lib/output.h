@@ -105,6 +105,12 @@ void bpfkit_json_array_end(struct bpfkit_json *j);
 /* An object inside: begin (key NULL in an array), its fields, then end. */
 void bpfkit_json_object_begin(struct bpfkit_json *j, const char *key);
 void bpfkit_json_object_end(struct bpfkit_json *j);
+/*
+ * The task a record is about: "pid", "tid", "uid" and "comm" (kernel
+ * bytes, BPFKIT_COMM_LEN of them at most).
+ */
+void bpfkit_json_task(struct bpfkit_json *j, __u32 pid, __u32 tid, __u32 uid,
+		      const char *comm);
 /* Close the object and end the line. */
 void bpfkit_json_end(struct bpfkit_json *j);
 

@@ -10,14 +10,15 @@
 #include <string.h>
 #include <time.h>
 #include <bpf/bpf.h>
+#include <bpf/btf.h>
 #include <unistd.h>
-#include <sys/syscall.h>
 #include <linux/capability.h>
-#include <linux/perf_event.h>
+#include "blockio.h"
 #include "cli.h"
 #include "diag.h"
 #include "kernel.h"
 #include "metrics.h"
+#include "net.h"
 #include "output.h"
 #include "privs.h"
 #include "setup.h"
@@ -44,6 +45,7 @@ static double process_cpu_ms(void)
 void bpfkit_setup(const struct bpfkit_tool *tool, int argc, char **argv)
 {
 	double main_ms = bpfkit_clock_ms(), main_cpu_ms = process_cpu_ms();
+	const struct bpfkit_tracepoint *tp;
 
 	mallopt(M_MMAP_THRESHOLD, MMAP_THRESHOLD);
 	bpfkit_parse(tool, argc, argv);
@@ -51,6 +53,9 @@ void bpfkit_setup(const struct bpfkit_tool *tool, int argc, char **argv)
 		bpfkit_phases_start(main_ms, main_cpu_ms);
 	if (bpfkit_preflight(bpfkit_opts.btf_path, tool->binary))
 		exit(BPFKIT_EXIT_FAIL);
+	for (tp = tool->tracepoints; tp && tp->name; tp++)
+		if (bpfkit_require_tracepoint(tp->category, tp->name, tp->why))
+			exit(BPFKIT_EXIT_FAIL);
 	bpfkit_phase("command line and preflight");
 	/*
 	 * With metrics but no --print, the terminal output (headers, events,
@@ -79,6 +84,12 @@ const struct bpf_object_open_opts *bpfkit_open_opts(void)
 	    !access(BPFKIT_KERNEL_BTF, R_OK))
 		opts.btf_custom_path = BPFKIT_KERNEL_BTF;
 	return &opts;
+}
+
+int bpfkit_open_failed(void)
+{
+	bpfkit_fail("open BPF object", -errno);
+	return BPFKIT_EXIT_FAIL;
 }
 
 /* Put the --cgroup directory (FD, if any) into the filter's cgroup array. */
@@ -271,8 +282,108 @@ static int load_timed(struct bpf_object_skeleton *s)
 	return err;
 }
 
-int bpfkit_load(struct bpf_object_skeleton *s, struct bpfkit_filter *filter,
-		struct bpfkit_channel_cfg *channel)
+void *bpfkit_object_var(struct bpf_object_skeleton *s, const char *section,
+			const char *name, size_t size)
+{
+	struct bpf_map *map = bpf_object__find_map_by_name(*s->obj, section);
+	const struct btf *btf = bpf_object__btf(*s->obj);
+	const struct btf_var_secinfo *v;
+	const struct btf_type *sec;
+	char *data = NULL;
+	int id, i;
+
+	for (i = 0; map && i < s->map_cnt; i++)
+		if (*s->maps[i].map == map && s->maps[i].mmaped)
+			data = *s->maps[i].mmaped;
+	id = btf ? btf__find_by_name_kind(btf, section, BTF_KIND_DATASEC) :
+		   -ENOENT;
+	if (!data || id < 0)
+		return NULL;
+	sec = btf__type_by_id(btf, id);
+	v = btf_var_secinfos(sec);
+	for (i = 0; i < btf_vlen(sec); i++, v++) {
+		if (strcmp(btf__name_by_offset(
+				   btf,
+				   btf__type_by_id(btf, v->type)->name_off),
+			   name))
+			continue;
+		if (v->size == size)
+			return data + v->offset;
+		bpfkit_error(
+			"the BPF object's %s is %u bytes, the library's %zu: build the tool against this library's headers",
+			name, v->size, size);
+		errno = EINVAL;
+		return NULL;
+	}
+	errno = ENOENT;
+	return NULL;
+}
+
+/* A room's setting NAME in .rodata; NULL (*ERR set if not ENOENT): none. */
+static void *rodata_var(struct bpf_object_skeleton *s, const char *name,
+			size_t size, int *err)
+{
+	void *v = bpfkit_object_var(s, ".rodata", name, size);
+
+	if (!v && errno != ENOENT)
+		*err = -errno;
+	return v;
+}
+
+/* Whether bpfkit_load() prepared an event channel for bpfkit_attach*(). */
+static bool channel_ready;
+
+/* A tool whose BPF object lacks WHAT it asks for: one line, -EINVAL. */
+static int no_room(const char *what, const char *header)
+{
+	bpfkit_error(
+		"this tool's BPF object has no %s: include bpfkit/%s.bpf.h in it",
+		what, header);
+	return -EINVAL;
+}
+
+/*
+ * The settings of the rooms the object includes (their .bpf.h headers'
+ * read-only globals), as the options say: the filters, the event
+ * channel's (which it prepares), the histograms', the network's, the
+ * stacks' and the disk's.
+ */
+static int write_settings(struct bpf_object_skeleton *s)
+{
+	struct bpfkit_channel_cfg *channel;
+	struct bpfkit_filter *filter;
+	void *cfg;
+	int err = 0;
+
+	filter = rodata_var(s, "bpfkit_filter", sizeof(*filter), &err);
+	if (filter)
+		*filter = bpfkit_opts.filter;
+	else if (!err && bpfkit_filter_narrows(&bpfkit_opts.filter))
+		err = no_room("filters", "filter");
+	cfg = rodata_var(s, "bpfkit_hist_cfg", sizeof(struct bpfkit_hist_cfg),
+			 &err);
+	if (cfg)
+		bpfkit_hist_cfg_init(cfg);
+	cfg = rodata_var(s, "bpfkit_net_cfg", sizeof(struct bpfkit_net_cfg),
+			 &err);
+	if (cfg)
+		bpfkit_net_cfg_init(cfg);
+	cfg = rodata_var(s, "bpfkit_stack_cfg", sizeof(struct bpfkit_stack_cfg),
+			 &err);
+	if (cfg)
+		bpfkit_stack_cfg_init(cfg, &bpfkit_opts.stacks);
+	cfg = rodata_var(s, "bpfkit_rq_dev_filter", sizeof(__u32), &err);
+	if (cfg)
+		*(__u32 *)cfg = bpfkit_opts.disk;
+	channel = rodata_var(s, "bpfkit_channel_cfg", sizeof(*channel), &err);
+	if (channel && !err)
+		err = bpfkit_channel_prepare(*s->obj, channel,
+					     &bpfkit_opts.channel);
+	channel_ready = channel && !err;
+	return err;
+}
+
+int bpfkit_load(struct bpf_object_skeleton *s)
 {
 	int err;
 
@@ -280,17 +391,10 @@ int bpfkit_load(struct bpf_object_skeleton *s, struct bpfkit_filter *filter,
 	/* Every layout is read by now: the kernel's BTF is needed no more. */
 	bpfkit_btf_release();
 
-	err = resize_test_map(*s->obj, &bpfkit_opts.test_map);
+	err = resize_test_map(*s->obj, &bpfkit_opts.test_map) ?:
+								write_settings(s);
 	if (err)
 		return err;
-	if (filter)
-		*filter = bpfkit_opts.filter;
-	if (channel) {
-		err = bpfkit_channel_prepare(*s->obj, channel,
-					     &bpfkit_opts.channel);
-		if (err)
-			return err;
-	}
 	err = load_timed(s);
 	if (err && bpfkit_core_missing()) {
 		bpfkit_error(
@@ -332,6 +436,8 @@ static int open_channel(struct bpf_object_skeleton *s, bpfkit_event_fn fn,
 	bpfkit_metrics_object(*s->obj);
 	if (!fn)
 		return 0;
+	if (!channel_ready)
+		return no_room("event channel", "channel");
 	*ch = bpfkit_channel_open(s, &bpfkit_opts.channel, fn, ctx);
 	if (!*ch) {
 		err = -errno;
@@ -466,96 +572,6 @@ int bpfkit_attach(struct bpf_object_skeleton *s, bpfkit_event_fn fn, void *ctx,
 	return bpfkit_attach_target(s, NULL, fn, ctx, ch);
 }
 
-static int open_sampler(int cpu, unsigned long hz, bool cycles)
-{
-	struct perf_event_attr attr = {
-		.size = sizeof(attr),
-		.type = cycles ? PERF_TYPE_HARDWARE : PERF_TYPE_SOFTWARE,
-		.config = cycles ? PERF_COUNT_HW_CPU_CYCLES :
-				   PERF_COUNT_SW_CPU_CLOCK,
-		.freq = 1,
-		.sample_freq = hz,
-	};
-
-	return syscall(__NR_perf_event_open, &attr, -1, cpu, -1,
-		       PERF_FLAG_FD_CLOEXEC);
-}
-
-/* The kernel's highest sampling rate, or 0 when it cannot be read. */
-static unsigned long max_sample_rate(void)
-{
-	FILE *f = fopen("/proc/sys/kernel/perf_event_max_sample_rate", "re");
-	unsigned long rate = 0;
-
-	if (f) {
-		if (fscanf(f, "%lu", &rate) != 1)
-			rate = 0;
-		fclose(f);
-	}
-	return rate;
-}
-
-int bpfkit_attach_sampling(struct bpf_program *prog, unsigned long hz,
-			   struct bpfkit_sampling *out)
-{
-	int ncpus = libbpf_num_possible_cpus(), cpu, fd, err, attached = 0;
-	bool cycles = true;
-
-	if (ncpus < 0) {
-		bpfkit_fail("count the CPUs", ncpus);
-		return ncpus;
-	}
-	out->links = calloc(ncpus, sizeof(*out->links));
-	if (!out->links) {
-		bpfkit_fail("attach the sampling program", -ENOMEM);
-		return -ENOMEM;
-	}
-	out->ncpus = ncpus;
-	for (cpu = 0; cpu < ncpus; cpu++) {
-		fd = open_sampler(cpu, hz, cycles);
-		/* No PMU (a VM, or no cycles event): the timer, on every CPU. */
-		if (fd < 0 && cycles && errno != ENODEV && !attached) {
-			cycles = false;
-			fd = open_sampler(cpu, hz, cycles);
-		}
-		if (fd < 0 && errno == ENODEV)
-			continue; /* an offline CPU */
-		if (fd < 0) {
-			err = -errno;
-			if (err == -EINVAL && max_sample_rate() &&
-			    hz > max_sample_rate())
-				bpfkit_error(
-					"-F %lu is above this kernel's limit of %lu Hz (kernel.perf_event_max_sample_rate); give a lower -F",
-					hz, max_sample_rate());
-			else
-				bpfkit_fail("open a perf event to sample with",
-					    err);
-			return err;
-		}
-		out->links[cpu] = bpf_program__attach_perf_event(prog, fd);
-		if (!out->links[cpu]) {
-			err = -errno;
-			close(fd);
-			bpfkit_fail("attach the sampling program", err);
-			return err;
-		}
-		attached++;
-	}
-	out->event = cycles ? "cycles" : "cpu-clock";
-	return 0;
-}
-
-void bpfkit_detach_sampling(struct bpfkit_sampling *s)
-{
-	int cpu;
-
-	for (cpu = 0; cpu < s->ncpus; cpu++)
-		bpf_link__destroy(s->links[cpu]);
-	free(s->links);
-	s->links = NULL;
-	s->ncpus = 0;
-}
-
 int bpfkit_run(struct bpfkit_channel *ch, const struct bpfkit_tick *tick)
 {
 	int err, ret;
@@ -586,10 +602,29 @@ int bpfkit_run(struct bpfkit_channel *ch, const struct bpfkit_tick *tick)
 	return ret < 0 ? ret : err;
 }
 
-int bpfkit_hist_run(struct bpfkit_hist_reader *r)
+int bpfkit_hist_run(struct bpf_object_skeleton *s, struct bpf_map *map,
+		    const struct bpfkit_hist_keys *keys)
 {
-	struct bpfkit_tick tick = bpfkit_hist_tick(r);
-	int err = bpfkit_run(NULL, tick.interval_ms ? &tick : NULL);
+	const volatile __u64 *missed;
+	struct bpfkit_hist_reader *r;
+	struct bpfkit_tick tick;
+	int err;
 
-	return bpfkit_hist_end(r, err);
+	missed = bpfkit_object_var(s, ".bss", "bpfkit_hist_missed",
+				   sizeof(*missed));
+	if (!missed) {
+		err = -errno;
+		bpfkit_fail(
+			"find the histograms' counter (bpfkit/histogram.bpf.h)",
+			err);
+		return err;
+	}
+	err = bpfkit_hist_open(&r, bpf_map__fd(map), keys, missed);
+	if (err)
+		return err;
+	tick = bpfkit_hist_tick(r);
+	err = bpfkit_run(NULL, tick.interval_ms ? &tick : NULL);
+	err = bpfkit_hist_end(r, err);
+	bpfkit_hist_free(r);
+	return err;
 }

@@ -7,11 +7,9 @@
  *	bpfkit_setup(&tool, argc, argv);
  *	skel = NAME_bpf__open_opts(bpfkit_open_opts());
  *	skel->rodata->my_setting = ...;
- *	err = bpfkit_load(skel->skeleton, &skel->rodata->bpfkit_filter,
- *			  &skel->rodata->bpfkit_channel_cfg) ?:
- *	      bpfkit_attach(skel->skeleton, print_event, NULL, &ch);
- *	if (!err)
- *		err = bpfkit_run(ch, NULL);
+ *	err = bpfkit_load(skel->skeleton);
+ *	err = bpfkit_attach(skel->skeleton, print_event, NULL, &ch);
+ *	err = bpfkit_run(ch, NULL);
  */
 #ifndef BPFKIT_SETUP_H
 #define BPFKIT_SETUP_H
@@ -27,8 +25,8 @@
 
 /*
  * What every tool does first: parse the command line, then check
- * privileges, tracefs and kernel BTF; exits with the matching code when
- * either fails.
+ * privileges, tracefs, kernel BTF and the tracepoints the tool needs;
+ * exits with the matching code when one fails.
  */
 void bpfkit_setup(const struct bpfkit_tool *tool, int argc, char **argv);
 
@@ -36,14 +34,30 @@ void bpfkit_setup(const struct bpfkit_tool *tool, int argc, char **argv);
 const struct bpf_object_open_opts *bpfkit_open_opts(void);
 
 /*
- * Write the filters into the object's read-only bpfkit_filter (FILTER NULL:
- * a tool without them, whose events run in no task's context) and, for a
- * tool that sends events (CHANNEL not NULL), the channel settings into its
- * bpfkit_channel_cfg, picking the transport; then load and verify every
- * program, and put the --cgroup directory into the bpfkit_cgroup map.
+ * After <skel>__open_opts() returned NULL: say why in one line; returns
+ * the exit status, for main to return (nothing is to clean up yet).
  */
-int bpfkit_load(struct bpf_object_skeleton *s, struct bpfkit_filter *filter,
-		struct bpfkit_channel_cfg *channel);
+int bpfkit_open_failed(void);
+
+/*
+ * Write the settings of the library's rooms into the object's .rodata,
+ * found there by name: the filters (bpfkit_filter), the event channel's
+ * (bpfkit_channel_cfg, picking the transport), the histograms', the
+ * network's, the stacks' and the disk's, as the options say; then load
+ * and verify every program, and put the --cgroup directory into the
+ * bpfkit_cgroup map. The tool writes its own settings before.
+ */
+int bpfkit_load(struct bpf_object_skeleton *s);
+
+/*
+ * The global NAME of SIZE bytes in S's SECTION (".rodata" before load,
+ * ".bss"), where the skeleton maps it (skel->rodata, skel->bss), found by
+ * the object's BTF: how the library finds its own settings and counters
+ * in a tool's object. NULL with errno ENOENT when the object has none,
+ * EINVAL (reported) when its size is not the library's.
+ */
+void *bpfkit_object_var(struct bpf_object_skeleton *s, const char *section,
+			const char *name, size_t size);
 
 /*
  * A program whose section names no target (SEC("kprobe")), the kernel
@@ -105,23 +119,6 @@ int bpfkit_attach_user(struct bpf_object_skeleton *s,
 		       struct bpfkit_channel **ch);
 
 /*
- * A perf_event program PROG sampling every online CPU HZ times a second:
- * on CPU cycles where a PMU counts them, on the cpu-clock timer otherwise
- * (EVENT says which). A rate above the kernel's limit is named with it.
- */
-struct bpfkit_sampling {
-	struct bpf_link **links; /* one per CPU, NULL for offline ones */
-	int ncpus;
-	const char *event; /* "cycles" or "cpu-clock" */
-};
-
-int bpfkit_attach_sampling(struct bpf_program *prog, unsigned long hz,
-			   struct bpfkit_sampling *out);
-
-/* Stop sampling (before the counts are read); again, a no-op. */
-void bpfkit_detach_sampling(struct bpfkit_sampling *s);
-
-/*
  * Run: the run loop (run.h) with CH (NULL: a tool that reads maps) and
  * TICK (NULL: none), metrics served while it runs (--metrics, --textfile
  * every TICK's interval), as the --drop-privileges user once they are set
@@ -131,11 +128,13 @@ void bpfkit_detach_sampling(struct bpfkit_sampling *s);
 int bpfkit_run(struct bpfkit_channel *ch, const struct bpfkit_tick *tick);
 
 /*
- * bpfkit_run() for a histogram tool: a report every interval until COUNT
- * intervals, -d or a signal (the last, partial one reported too), or once
- * at the end without an interval; then, if some values found the map
- * full, "N events, M lost" on stderr.
+ * bpfkit_run() for a histogram tool: a reader of the histograms in S's map
+ * MAP, keyed as KEYS says, reports every interval until COUNT intervals,
+ * -d or a signal (the last, partial one too), or once at the end without
+ * an interval; then, if some values found the map full (the BPF side's
+ * bpfkit_hist_missed), "N events, M lost" on stderr.
  */
-int bpfkit_hist_run(struct bpfkit_hist_reader *r);
+int bpfkit_hist_run(struct bpf_object_skeleton *s, struct bpf_map *map,
+		    const struct bpfkit_hist_keys *keys);
 
 #endif /* BPFKIT_SETUP_H */

@@ -28,6 +28,13 @@ bool bpfkit_tracepoint_exists(const char *category, const char *name);
 int bpfkit_require_tracepoint(const char *category, const char *name,
 			      const char *why);
 
+/* A tracepoint a tool cannot work without, and WHY: what has it. */
+struct bpfkit_tracepoint {
+	const char *category;
+	const char *name;
+	const char *why; /* e.g. "Linux 4.16+" */
+};
+
 /*
  * A syscall's programs on syscalls:sys_enter_NAME and sys_exit_NAME. An
  * exit program that several syscalls share is SEC("tracepoint"), with no
