@@ -12,8 +12,10 @@ def num($d): if . == null then "–"
 def med($s; $d): if . == null then "–" else .median * $s | num($d) end;
 def med($d): med(1; $d);
 def times($d): if . == null then "–" else (.median | num($d)) + "x" end;
-# The ratio of two stats objects' medians, as "0.42x".
-def over($a; $b): if $a == null or $b == null or $b.median == 0 then "–"
+# The ratio of two stats objects' medians, as "0.42x"; a dash unless both
+# are above 0 (an added cost within the noise can come out negative).
+def over($a; $b): if $a == null or $b == null or $a.median <= 0
+	or $b.median <= 0 then "–"
 	else ($a.median / $b.median | num(2)) + "x" end;
 def row: "| " + join(" | ") + " |";
 
@@ -25,7 +27,8 @@ def row: "| " + join(" | ") + " |";
 	"`make bench` on \($m.date | sub("T"; " ") | sub(":[0-9]+Z$"; " UTC")): "
 	+ "Linux \($m.kernel), \($m.cpu_model // "CPU unknown"), "
 	+ "\($m.cpus) cores, load average \($m.loadavg_start | split(" ")[0]) "
-	+ "at the start; medians of \($p.reps) repetitions of "
+	+ "at the start; medians of \($p.reps) "
+	+ "repetition\(if $p.reps == 1 then "" else "s" end) of "
 	+ "\($p.rows | join(", ")).",
 	"",
 	"| measure | bpfkit | counterpart | bpfkit ÷ counterpart | note |",
