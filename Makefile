@@ -214,7 +214,8 @@ new-tool:
 	$(Q)tools/new-tool "$(NAME)" $(if $(TRACEPOINT),--tracepoint "$(TRACEPOINT)") \
 		$(if $(UPROBE),--uprobe "$(UPROBE)") $(if $(USDT),--usdt "$(USDT)")
 
-# Benchmarks against the peers (not part of make test); results in build/bench.
+# Benchmarks against the peers (not part of make test); results in
+# build/bench, and the summary table in README.md rewritten from them.
 .PHONY: bench
 bench:
 	$(Q)tools/deps.sh build test

@@ -9,7 +9,7 @@ bats_require_minimum_version 1.5.0
 load helpers
 
 # Every tool with --cgroup, each tested below.
-TOOLS="hello hello-buffer hello-tail hello-map execsnoop exitsnoop opensnoop sigsnoop syscount
+TOOLS="hello hello-buffer hello-config hello-attach hello-tail hello-map execsnoop exitsnoop opensnoop sigsnoop syscount
 statsnoop bindsnoop mountsnoop gethostlatency bashreadline pyimport cpudist
 tcpconnect tcplife tcpstates tcpaccept tcpconnlat"
 # ...or in its own file (a test named "TOOL: --cgroup ...").
@@ -176,6 +176,14 @@ check_storm() {
 
 @test "cgroup: hello-buffer traces a child cgroup of --cgroup, no sibling" {
 	check_subtree hello-buffer
+}
+
+@test "cgroup: hello-config traces a child cgroup of --cgroup, no sibling" {
+	check_subtree hello-config
+}
+
+@test "cgroup: hello-attach traces a child cgroup of --cgroup, no sibling" {
+	check_subtree hello-attach
 }
 
 @test "cgroup: hello-tail traces a child cgroup of --cgroup, no sibling" {

@@ -4,7 +4,9 @@
 # their own: every tool as bpfkit-NAME with its man page and bash
 # completion; and tools made by the installed new-tool --out in a directory
 # outside the checkout, built against that root's bpfkit-dev files alone,
-# pass their own tests.
+# pass their own tests. And every tool of bpf/ is documented: a row in
+# README's tool table, a man page with its OVERHEAD, the package's
+# description.
 
 load helpers
 bats_require_minimum_version 1.5.0
@@ -49,6 +51,21 @@ dev_env() {
 	[ "$(ls "$DEST/root/usr/sbin" | grep -vc '^bpfkit-')" = 0 ]
 	[ -s "$DEST/root/usr/share/doc/bpfkit/README.md" ]
 	[ -s "$DEST/root/usr/share/doc/bpfkit/LICENSE" ]
+}
+
+@test "docs: every tool has a README row, a man page with OVERHEAD and a place in the package" {
+	local t missing=
+	[ "$(wc -l <"$ROOT/README.md")" -le 600 ]
+	for t in $(tools); do
+		grep -q "^| \`$t\` | " "$ROOT/README.md" || missing+=" README:$t"
+		grep -qx '\.SH OVERHEAD' "$ROOT/man/$t.8" || missing+=" man:$t"
+		grep -Eq "bpfkit-$t([^a-z0-9-]|$)" "$ROOT/debian/control" ||
+			missing+=" debian/control:$t"
+	done
+	[ -z "$missing" ] || {
+		echo "# not documented:$missing" >&3
+		return 1
+	}
 }
 
 @test "install: man pages name the installed tool and format cleanly" {

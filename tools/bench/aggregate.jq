@@ -111,7 +111,7 @@ def summarize:
 	   vs_floor: .value.vs_floor.median,
 	   cpu_vs_peer: .value.cpu_vs_peer.median}] as $starts
 | {
-	machine: {kernel: $kernel, cpus: $cpus, date: $date,
+	machine: {kernel: $kernel, cpu_model: $cpu_model, cpus: $cpus, date: $date,
 		  loadavg_start: $load_start, loadavg_end: $load_end,
 		  other_bpf_programs_start: $progs_start,
 		  other_bpf_programs_end: $progs_end,

@@ -370,7 +370,8 @@ def yes($ok): if $ok then "met" else "**not met**" end;
 	(.sizes[] | [.name, .kind, (.bytes | kib), (.stripped | kib),
 		     ((.stripped + .libs) | mib)] | row),
 	"",
-	"\(.machine.date): Linux \(.machine.kernel), \(.machine.cpus) CPUs, "
+	"\(.machine.date): Linux \(.machine.kernel), \(.machine.cpu_model), "
+	+ "\(.machine.cpus) CPUs, "
 	+ "load average \(.machine.loadavg_start) at start, "
 	+ "\(.machine.loadavg_end) at end; BPF programs loaded by others: "
 	+ "\(.machine.other_bpf_programs_start) at start, "

@@ -1,0 +1,140 @@
+# SPDX-License-Identifier: GPL-2.0
+# bench.json -> the one summary table of README.md's Performance section
+# (jq -r). tools/bench/run writes it to BUILD/bench/summary.md and between
+# README's two bench-summary markers. Medians only, each row's headline
+# figure against its counterpart; bench.md keeps the spreads and the rest.
+# A row the run did not measure is left out.
+
+# N rounded to D decimals; a dash when missing.
+def num($d): if . == null then "–"
+	else (. * pow(10; $d) | round) / pow(10; $d) | tostring end;
+# A stats object's median, scaled by S and rounded to D; a dash when missing.
+def med($s; $d): if . == null then "–" else .median * $s | num($d) end;
+def med($d): med(1; $d);
+def times($d): if . == null then "–" else (.median | num($d)) + "x" end;
+# The ratio of two stats objects' medians, as "0.42x"; a dash unless both
+# are above 0 (an added cost within the noise can come out negative).
+def over($a; $b): if $a == null or $b == null or $a.median <= 0
+	or $b.median <= 0 then "–"
+	else ($a.median / $b.median | num(2)) + "x" end;
+def row: "| " + join(" | ") + " |";
+
+.results as $r
+| .params as $p
+| .machine as $m
+| ($r.startup // {}) as $st
+| [
+	"`make bench` on \($m.date | sub("T"; " ") | sub(":[0-9]+Z$"; " UTC")): "
+	+ "Linux \($m.kernel), \($m.cpu_model // "CPU unknown"), "
+	+ "\($m.cpus) cores, load average \($m.loadavg_start | split(" ")[0]) "
+	+ "at the start; medians of \($p.reps) "
+	+ "repetition\(if $p.reps == 1 then "" else "s" end) of "
+	+ "\($p.rows | join(", ")).",
+	"",
+	"| measure | bpfkit | counterpart | bpfkit ÷ counterpart | note |",
+	"|---|---|---|---|---|",
+	(
+		# Event delivery: one getppid() sending one 48-byte record.
+		($r.delivery // {}) as $d
+		| (["perf", "perf buffer"], ["ring", "ring buffer (`--ringbuf`)"])
+		| . as [$v, $name] | $d[$v] | select(.)
+		| ["delivery, \($name): a getppid() sending one record, vs untraced",
+		   (.cost_vs_untraced | times(2)),
+		   ($d.stock.cost_vs_untraced | times(1)),
+		   (if .speedup_vs_stock then 1 / .speedup_vs_stock.median | num(2) + "x" else "–" end),
+		   "counterpart: libbpf's stock perf buffer, woken per record; lost at most \(.lost.max | num(0)) of \($p.delivery_calls)"]
+		| row
+	),
+	(
+		$r.execstorm // {} | select(.bpfkit)
+		| ["exec storm: execsnoop's CPU per 1000 execs, ms",
+		   (.bpfkit.tracer_cpu_ms_per_1000 | med(1)),
+		   (.["libbpf-tools"].tracer_cpu_ms_per_1000 | med(1)),
+		   over(.bpfkit.tracer_cpu_ms_per_1000; .["libbpf-tools"].tracer_cpu_ms_per_1000),
+		   "an exec costs \(.bpfkit.cost_vs_untraced | times(2)) untraced (libbpf-tools: \(.["libbpf-tools"].cost_vs_untraced | times(2)))"]
+		| row
+	),
+	(
+		$r.syscallstorm // {} | select(.bpfkit)
+		| ["syscall storm: syscount's ns added per getppid()",
+		   (.bpfkit.added | med(0)), (.["libbpf-tools"].added | med(0)),
+		   over(.bpfkit.added; .["libbpf-tools"].added),
+		   "a getppid() costs \(.bpfkit.cost_vs_untraced | times(2)) untraced (libbpf-tools: \(.["libbpf-tools"].cost_vs_untraced | times(2)))"]
+		| row
+	),
+	(
+		$r.switchstorm // {} | select(.bpfkit)
+		| ["context-switch storm: runqlat's ns added per wakeup and switch",
+		   (.bpfkit.added | med(0)), (.["libbpf-tools"].added | med(0)),
+		   over(.bpfkit.added; .["libbpf-tools"].added),
+		   "\(over(.bpfkit.added; .floor.added)) a floor program's (one per-CPU increment)"]
+		| row
+	),
+	(
+		$r.iostorm // {} | select(.bpfkit)
+		| ["I/O storm: biolatency's ns added per 4 KiB O_DIRECT read",
+		   (.bpfkit.added | med(0)), (.["libbpf-tools"].added | med(0)),
+		   over(.bpfkit.added; .["libbpf-tools"].added),
+		   "a read costs \(.bpfkit.cost_vs_untraced | times(2)) untraced (libbpf-tools: \(.["libbpf-tools"].cost_vs_untraced | times(2)))"]
+		| row
+	),
+	(
+		$r.connstorm // {} | select(.tcplife or .tcpconnect) | . as $c
+		| (["tcplife", "libbpf-tools"], ["tcpconnect", null])
+		| . as [$v, $peer] | $c[$v] | select(.)
+		| ["connect storm: \($v)'s ns added per loopback session",
+		   (.added | med(0)),
+		   (if $peer then $c[$peer].added | med(0) else "–" end),
+		   (if $peer then over(.added; $c[$peer].added) else "–" end),
+		   "a session costs \(.cost_vs_untraced | times(2)) untraced"
+		   + (if $peer then " (libbpf-tools' tcplife: \($c[$peer].cost_vs_untraced | times(2)))" else "" end)]
+		| row
+	),
+	(
+		$r.latency // {} | select(.perf or .ring) | . as $l
+		| (["perf", "perf buffer"], ["ring", "`--ringbuf`"])
+		| . as [$v, $name] | $l[$v] | select(.)
+		| ["a lone exec to its line, execsnoop (\($name)), median ms",
+		   (.latency_ms | med(2)), ($l["libbpf-tools"].latency_ms | med(2)),
+		   over(.latency_ms; $l["libbpf-tools"].latency_ms),
+		   "p99 \(.latency_ms.p99 | num(2)) ms (libbpf-tools: \($l["libbpf-tools"].latency_ms.p99 | num(2)))"]
+		| row
+	),
+	(
+		$r.profile // {} | select(.["bpfkit:999"])
+		| ["profile at 999 Hz: a CPU-bound loop's CPU vs untraced",
+		   (.["bpfkit:999"].cost_vs_untraced | times(3)),
+		   (.["perf:999"].cost_vs_untraced | times(3)),
+		   over(.["bpfkit:999"].cost_vs_untraced; .["perf:999"].cost_vs_untraced),
+		   "counterpart: `perf record -g -a`; symbolizing at exit \(.["bpfkit:999"].symbolize_us_per_stack | med(0)) us per unique stack"]
+		| row
+	),
+	(
+		$r.scrape.bpfkit // empty
+		| ["metrics: syscount's CPU per scrape of \(.series | med(0)) series, ms",
+		   (.cpu_ms | med(2)), "–", "–", "\(.bytes | med(0)) bytes per scrape"]
+		| row
+	),
+	(
+		$st.floor // empty
+		| ["start-up floor: one tracepoint program, libbpf alone, ms",
+		   (.attached_ms | med(1)), "–", "–",
+		   "tests/progs/startfloor; below, spawn to attached"]
+		| row
+	),
+	(
+		$st | keys[] | select(startswith("bpfkit:")) | split(":")[1]
+		| . as $t
+		| $st["bpfkit:\($t)"] as $x
+		| $st["libbpf-tools:\($t)"] as $y
+		| $st["phases:\($t)"] as $ph
+		| ["start-up: \($t), ms", ($x.attached_ms | med(1)),
+		   ($y.attached_ms | med(1)), ($x.vs_peer | times(2)),
+		   ($ph.phase_kernel_btf_ms
+			| if . == null then "–"
+			  elif .median == 0 then "no kernel BTF"
+			  else "kernel BTF \(med(1)) ms" end)]
+		| row
+	)
+]
+| .[]
