@@ -156,18 +156,15 @@ int main(int argc, char **argv)
 	if (err)
 		goto cleanup;
 
-	/* Attach to the block tracepoints. */
-	err = bpfkit_attach(skel->skeleton, NULL, NULL, NULL);
-	if (err)
-		goto cleanup;
-
-	/* Report every interval until COUNT, -d or a signal; -D, -F key it. */
+	/* Histograms keyed as -D, -F say. */
 	if (env.per_disk || env.per_op) {
 		keys.print_key = print_key;
 		keys.json_key = json_key;
 		keys.compare = by_disk_op;
 		keys.metric_key = metric_key;
 	}
+
+	/* Attach to the block tracepoints; report every interval until COUNT. */
 	err = bpfkit_hist_run(skel->skeleton, skel->maps.biolatency_hists,
 			      &keys);
 

@@ -74,17 +74,14 @@ int main(int argc, char **argv)
 	if (err)
 		goto cleanup;
 
-	/* Attach to sched_switch. */
-	err = bpfkit_attach(skel->skeleton, NULL, NULL, NULL);
-	if (err)
-		goto cleanup;
-
-	/* Report every interval until COUNT, -d or a signal. */
+	/* The metric of what -O times. */
 	keys.metric = env.off_cpu ? "bpfkit_cpudist_off_cpu_seconds" :
 				    "bpfkit_cpudist_on_cpu_seconds";
 	keys.metric_help = env.off_cpu ?
 				   "Time tasks spent off a CPU each time" :
 				   "Time tasks ran on a CPU each time";
+
+	/* Attach to sched_switch; report every interval until COUNT. */
 	err = bpfkit_hist_run(skel->skeleton, skel->maps.cpudist_hists, &keys);
 
 cleanup:

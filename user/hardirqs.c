@@ -4,6 +4,7 @@
  * histograms, for all CPUs or per CPU.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 #include "cli.h"
@@ -15,7 +16,7 @@
 #include "hardirqs.h"
 #include "hardirqs.skel.h"
 
-enum { NAME_W = 24, IRQ_W = 5, CPU_W = 4 };
+enum { NAME_W = 24, IRQ_W = 5 };
 
 static const struct bpfkit_tool tool = {
 	.name = "hardirqs",
@@ -40,8 +41,6 @@ static void print_header(FILE *f, const void *key, const struct bpfkit_hist *h)
 	fprintf(f, "hardirq = ");
 	bpfkit_col_escape(f, k->name, sizeof(k->name), false);
 	fprintf(f, " irq = %d", k->irq);
-	if (k->cpu != BPFKIT_HIST_ANY_CPU)
-		fprintf(f, " cpu = %u", k->cpu);
 }
 
 static void print_cells(FILE *f, const void *key, const struct bpfkit_hist *h)
@@ -52,8 +51,6 @@ static void print_cells(FILE *f, const void *key, const struct bpfkit_hist *h)
 	n = bpfkit_col_escape(f, k->name, sizeof(k->name), false);
 	fprintf(f, "%*s %-*d ", n < NAME_W ? (int)(NAME_W - n) : 0, "", IRQ_W,
 		k->irq);
-	if (k->cpu != BPFKIT_HIST_ANY_CPU)
-		fprintf(f, "%-*u ", CPU_W, k->cpu);
 }
 
 static void json_key(struct bpfkit_json *j, const void *key,
@@ -63,15 +60,13 @@ static void json_key(struct bpfkit_json *j, const void *key,
 
 	bpfkit_json_str(j, "hardirq", k->name, sizeof(k->name));
 	bpfkit_json_int(j, "irq", k->irq);
-	if (k->cpu != BPFKIT_HIST_ANY_CPU)
-		bpfkit_json_uint(j, "cpu", k->cpu);
 }
 
 static void metric_key(const void *key, const struct bpfkit_hist *h,
 		       const char **labels, char *buf, size_t size)
 {
 	const struct hardirqs_key *k = key;
-	size_t half = size / 3;
+	size_t half = size / 2;
 
 	snprintf(buf, half, "%.*s", (int)sizeof(k->name), k->name);
 	snprintf(buf + half, half, "%d", k->irq);
@@ -80,42 +75,33 @@ static void metric_key(const void *key, const struct bpfkit_hist *h,
 	labels[2] = "irq";
 	labels[3] = buf + half;
 	labels[4] = NULL;
-	if (k->cpu != BPFKIT_HIST_ANY_CPU) {
-		snprintf(buf + 2 * half, half, "%u", k->cpu);
-		labels[4] = "cpu";
-		labels[5] = buf + 2 * half;
-		labels[6] = NULL;
-	}
 }
 
-static int by_irq_cpu(const void *a, const void *b)
+static int by_irq(const void *a, const void *b)
 {
 	const struct hardirqs_key *x = a, *y = b;
-	int c;
 
 	if (x->irq != y->irq)
 		return x->irq < y->irq ? -1 : 1;
-	c = strncmp(x->name, y->name, sizeof(x->name));
-	if (c)
-		return c;
-	return x->cpu < y->cpu ? -1 : x->cpu > y->cpu;
+	return strncmp(x->name, y->name, sizeof(x->name));
 }
 
 int main(int argc, char **argv)
 {
-	char header[64];
 	struct bpfkit_hist_keys keys = {
 		.key_size = sizeof(struct hardirqs_key),
 		.print_key = print_header,
 		.print_row = print_cells,
-		.totals_header = header,
 		.json_key = json_key,
-		.compare = by_irq_cpu,
+		.compare = by_irq,
+		.cpus = true,
+		.cpu_offset = offsetof(struct hardirqs_key, cpu),
 		.metric = "bpfkit_hardirqs_time_seconds",
 		.metric_help = "Time in each hard interrupt's handler",
 		.metric_key = metric_key,
 	};
 	struct hardirqs_bpf *skel = NULL;
+	char header[64];
 	int err;
 
 	/* Parse options; check privileges, tracefs and kernel BTF. */
@@ -134,14 +120,12 @@ int main(int argc, char **argv)
 	if (err)
 		goto cleanup;
 
-	/* Attach to irq:irq_handler_entry and irq:irq_handler_exit. */
-	err = bpfkit_attach(skel->skeleton, NULL, NULL, NULL);
-	if (err)
-		goto cleanup;
+	/* Totals (-D: histograms) under this header. */
+	snprintf(header, sizeof(header), "%-*s %-*s ", NAME_W, "HARDIRQ", IRQ_W,
+		 "IRQ");
+	keys.totals_header = header;
 
-	/* Report totals (-D: histograms) until COUNT, -d or a signal. */
-	snprintf(header, sizeof(header), "%-*s %-*s %s", NAME_W, "HARDIRQ",
-		 IRQ_W, "IRQ", bpfkit_opts.hist.per_cpu ? "CPU  " : "");
+	/* Attach to irq_handler_entry/exit; report every interval until COUNT. */
 	err = bpfkit_hist_run(skel->skeleton, skel->maps.hardirqs_hists, &keys);
 
 cleanup:

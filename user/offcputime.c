@@ -118,12 +118,7 @@ int main(int argc, char **argv)
 	if (err)
 		goto cleanup;
 
-	/* Attach to sched_switch. */
-	err = bpfkit_attach(skel->skeleton, NULL, NULL, NULL);
-	if (err)
-		goto cleanup;
-
-	/* Until -d or a signal; then print the stacks counted. */
+	/* Attach to sched_switch until -d or a signal; print the stacks. */
 	err = bpfkit_stacks_run(skel->skeleton, NULL, &unit);
 	if (skel->bss->offcputime_untimed)
 		bpfkit_error(

@@ -69,12 +69,7 @@ int main(int argc, char **argv)
 	if (err)
 		goto cleanup;
 
-	/* Attach to sched_wakeup, sched_wakeup_new and sched_switch. */
-	err = bpfkit_attach(skel->skeleton, NULL, NULL, NULL);
-	if (err)
-		goto cleanup;
-
-	/* Report every interval until COUNT, -d or a signal. */
+	/* Attach to the sched tracepoints; report every interval until COUNT. */
 	err = bpfkit_hist_run(skel->skeleton, skel->maps.runqlat_hists, &keys);
 
 cleanup:

@@ -4,6 +4,7 @@
  * all CPUs or per CPU.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 #include "cli.h"
@@ -15,7 +16,7 @@
 #include "softirqs.h"
 #include "softirqs.skel.h"
 
-enum { NAME_W = 16, CPU_W = 4 };
+enum { NAME_W = 16 };
 
 static const struct bpfkit_tool tool = {
 	.name = "softirqs",
@@ -52,8 +53,6 @@ static void print_header(FILE *f, const void *key, const struct bpfkit_hist *h)
 	char buf[16];
 
 	fprintf(f, "softirq = %s", vec_name(k->vec, buf, sizeof(buf)));
-	if (k->cpu != BPFKIT_HIST_ANY_CPU)
-		fprintf(f, " cpu = %u", k->cpu);
 }
 
 static void print_cells(FILE *f, const void *key, const struct bpfkit_hist *h)
@@ -62,8 +61,6 @@ static void print_cells(FILE *f, const void *key, const struct bpfkit_hist *h)
 	char buf[16];
 
 	fprintf(f, "%-*s ", NAME_W, vec_name(k->vec, buf, sizeof(buf)));
-	if (k->cpu != BPFKIT_HIST_ANY_CPU)
-		fprintf(f, "%-*u ", CPU_W, k->cpu);
 }
 
 static void json_key(struct bpfkit_json *j, const void *key,
@@ -75,8 +72,6 @@ static void json_key(struct bpfkit_json *j, const void *key,
 
 	name = vec_name(k->vec, buf, sizeof(buf));
 	bpfkit_json_str(j, "softirq", name, strlen(name));
-	if (k->cpu != BPFKIT_HIST_ANY_CPU)
-		bpfkit_json_uint(j, "cpu", k->cpu);
 }
 
 static void metric_key(const void *key, const struct bpfkit_hist *h,
@@ -85,40 +80,33 @@ static void metric_key(const void *key, const struct bpfkit_hist *h,
 	const struct softirqs_key *k = key;
 
 	labels[0] = "softirq";
-	labels[1] = vec_name(k->vec, buf, size / 2);
+	labels[1] = vec_name(k->vec, buf, size);
 	labels[2] = NULL;
-	if (k->cpu != BPFKIT_HIST_ANY_CPU) {
-		snprintf(buf + size / 2, size / 2, "%u", k->cpu);
-		labels[2] = "cpu";
-		labels[3] = buf + size / 2;
-		labels[4] = NULL;
-	}
 }
 
-static int by_vec_cpu(const void *a, const void *b)
+static int by_vec(const void *a, const void *b)
 {
 	const struct softirqs_key *x = a, *y = b;
 
-	if (x->vec != y->vec)
-		return x->vec < y->vec ? -1 : 1;
-	return x->cpu < y->cpu ? -1 : x->cpu > y->cpu;
+	return x->vec < y->vec ? -1 : x->vec > y->vec;
 }
 
 int main(int argc, char **argv)
 {
-	char header[64];
 	struct bpfkit_hist_keys keys = {
 		.key_size = sizeof(struct softirqs_key),
 		.print_key = print_header,
 		.print_row = print_cells,
-		.totals_header = header,
 		.json_key = json_key,
-		.compare = by_vec_cpu,
+		.compare = by_vec,
+		.cpus = true,
+		.cpu_offset = offsetof(struct softirqs_key, cpu),
 		.metric = "bpfkit_softirqs_time_seconds",
 		.metric_help = "Time in each softirq's handler",
 		.metric_key = metric_key,
 	};
 	struct softirqs_bpf *skel = NULL;
+	char header[64];
 	int err;
 
 	/* Parse options; check privileges, tracefs and kernel BTF. */
@@ -137,14 +125,11 @@ int main(int argc, char **argv)
 	if (err)
 		goto cleanup;
 
-	/* Attach to irq:softirq_entry and irq:softirq_exit. */
-	err = bpfkit_attach(skel->skeleton, NULL, NULL, NULL);
-	if (err)
-		goto cleanup;
+	/* Totals (-D: histograms) under this header. */
+	snprintf(header, sizeof(header), "%-*s ", NAME_W, "SOFTIRQ");
+	keys.totals_header = header;
 
-	/* Report totals (-D: histograms) until COUNT, -d or a signal. */
-	snprintf(header, sizeof(header), "%-*s %s", NAME_W, "SOFTIRQ",
-		 bpfkit_opts.hist.per_cpu ? "CPU  " : "");
+	/* Attach to softirq_entry/exit; report every interval until COUNT. */
 	err = bpfkit_hist_run(skel->skeleton, skel->maps.softirqs_hists, &keys);
 
 cleanup:

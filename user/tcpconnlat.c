@@ -125,18 +125,17 @@ int main(int argc, char **argv)
 	if (err)
 		goto cleanup;
 
-	/* Open the event channel (none for -H), then attach. */
-	err = bpfkit_attach(skel->skeleton, env.histogram ? NULL : print_event,
-			    NULL, &ch);
-	if (err)
-		goto cleanup;
-
-	/* -H: report every interval until COUNT, -d or a signal. */
+	/* -H: attach, then report every interval until COUNT, -d or a signal. */
 	if (env.histogram) {
 		err = bpfkit_hist_run(skel->skeleton,
 				      skel->maps.tcpconnlat_hists, &keys);
 		goto cleanup;
 	}
+
+	/* Else open the event channel, then attach. */
+	err = bpfkit_attach(skel->skeleton, print_event, NULL, &ch);
+	if (err)
+		goto cleanup;
 
 	/* Else print the header, then connects until the end. */
 	bpfkit_print_header("%-*s %-*s %s LAT(ms)\n", PID_W, "PID", COMM_W,

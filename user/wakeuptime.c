@@ -57,12 +57,7 @@ int main(int argc, char **argv)
 	if (err)
 		goto cleanup;
 
-	/* Attach to sched_switch and sched_waking. */
-	err = bpfkit_attach(skel->skeleton, NULL, NULL, NULL);
-	if (err)
-		goto cleanup;
-
-	/* Until -d or a signal; then print the stacks counted. */
+	/* Attach to sched_switch and sched_waking until -d or a signal. */
 	err = bpfkit_stacks_run(skel->skeleton, NULL, &unit);
 	if (skel->bss->wakeuptime_untimed)
 		bpfkit_error(

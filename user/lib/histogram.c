@@ -138,6 +138,7 @@ void bpfkit_hist_print_text(FILE *f, const struct bpfkit_hist_cfg *cfg,
 
 /* Totals columns: their header, then one row per key. */
 #define TOTALS_FMT "%14s %10s %12s\n"
+#define CPU_W 4 /* the CPU column of keys per CPU (-C) */
 
 void bpfkit_hist_print_totals(FILE *f, const struct bpfkit_hist_cfg *cfg,
 			      const struct bpfkit_hist *h)
@@ -432,17 +433,36 @@ static int take_all(struct bpfkit_hist_reader *r)
 	return kept;
 }
 
-static int (*sort_keys)(const void *a, const void *b);
+/* KEY's CPU with -C (keys->cpus); BPFKIT_HIST_ANY_CPU otherwise. */
+static __u32 key_cpu(const struct bpfkit_hist_keys *keys, const void *key)
+{
+	__u32 cpu = BPFKIT_HIST_ANY_CPU;
+
+	if (keys->cpus)
+		memcpy(&cpu, (const char *)key + keys->cpu_offset, sizeof(cpu));
+	return cpu;
+}
+
+/* The keys of the report being sorted. */
+static const struct bpfkit_hist_keys *sort_keys;
 
 static int by_entry(const void *a, const void *b)
 {
 	const struct entry *x = a, *y = b;
+	__u32 xcpu, ycpu;
+	int c;
 
-	if (sort_keys)
-		return sort_keys(x->key, y->key);
-	if (x->h.count != y->h.count)
-		return x->h.count < y->h.count ? 1 : -1;
-	return 0;
+	if (!sort_keys->compare) {
+		if (x->h.count != y->h.count)
+			return x->h.count < y->h.count ? 1 : -1;
+		return 0;
+	}
+	c = sort_keys->compare(x->key, y->key);
+	if (c)
+		return c;
+	xcpu = key_cpu(sort_keys, x->key);
+	ycpu = key_cpu(sort_keys, y->key);
+	return xcpu < ycpu ? -1 : xcpu > ycpu;
 }
 
 static void print_json(struct bpfkit_hist_reader *r, const struct entry *e)
@@ -454,6 +474,8 @@ static void print_json(struct bpfkit_hist_reader *r, const struct entry *e)
 	bpfkit_json_uint(&j, "interval", r->intervals);
 	if (e && r->keys.json_key)
 		r->keys.json_key(&j, e->key, &e->h);
+	if (e && key_cpu(&r->keys, e->key) != BPFKIT_HIST_ANY_CPU)
+		bpfkit_json_uint(&j, "cpu", key_cpu(&r->keys, e->key));
 	bpfkit_hist_json(&j, &r->cfg, bpfkit_hist_unit(), e ? &e->h : &empty);
 	bpfkit_json_end(&j);
 }
@@ -461,6 +483,7 @@ static void print_json(struct bpfkit_hist_reader *r, const struct entry *e)
 static void print_text(struct bpfkit_hist_reader *r, const struct entry *e,
 		       bool first)
 {
+	__u32 cpu = key_cpu(&r->keys, e->key);
 	char total[32];
 
 	if (r->keys.totals_header && !opts.dist) {
@@ -468,9 +491,13 @@ static void print_text(struct bpfkit_hist_reader *r, const struct entry *e,
 			snprintf(total, sizeof(total), "TOTAL_%s",
 				 bpfkit_hist_unit());
 			printf("%s", r->keys.totals_header);
+			if (r->keys.cpus && opts.per_cpu)
+				printf("%-*s ", CPU_W, "CPU");
 			printf(TOTALS_FMT, total, "COUNT", "AVG");
 		}
 		r->keys.print_row(stdout, e->key, &e->h);
+		if (cpu != BPFKIT_HIST_ANY_CPU)
+			printf("%-*u ", CPU_W, cpu);
 		bpfkit_hist_print_totals(stdout, &r->cfg, &e->h);
 		return;
 	}
@@ -478,6 +505,8 @@ static void print_text(struct bpfkit_hist_reader *r, const struct entry *e,
 		printf("\n");
 	if (r->keys.print_key) {
 		r->keys.print_key(stdout, e->key, &e->h);
+		if (cpu != BPFKIT_HIST_ANY_CPU)
+			printf(" cpu = %u", cpu);
 		printf("\n");
 	}
 	bpfkit_hist_print_text(stdout, &r->cfg, bpfkit_hist_unit(), &e->h);
@@ -522,7 +551,7 @@ int bpfkit_hist_report(struct bpfkit_hist_reader *r)
 	int n, i;
 
 	n = take_all(r);
-	sort_keys = r->keys.compare;
+	sort_keys = &r->keys;
 	if (n)
 		qsort(r->entries, n, r->entry_size, by_entry);
 	r->intervals++;
@@ -556,8 +585,8 @@ static int fill_metrics(struct bpfkit_metrics *m, void *ctx)
 {
 	struct bpfkit_hist_reader *r = ctx;
 	const char *labels[17] = { NULL };
-	char buf[256];
-	int n, i, err;
+	char buf[256], cpu[16];
+	int n, i, l, err;
 
 	err = bpfkit_metrics_family(m, r->keys.metric, BPFKIT_HISTOGRAM,
 				    r->keys.metric_help);
@@ -567,9 +596,19 @@ static int fill_metrics(struct bpfkit_metrics *m, void *ctx)
 
 		/* The kernel does not end a full-length name. */
 		e->h.name[sizeof(e->h.name) - 1] = '\0';
+		labels[0] = NULL;
 		if (r->keys.metric_key)
 			r->keys.metric_key(e->key, &e->h, labels, buf,
 					   sizeof(buf));
+		if (key_cpu(&r->keys, e->key) != BPFKIT_HIST_ANY_CPU) {
+			for (l = 0; labels[l]; l += 2)
+				;
+			snprintf(cpu, sizeof(cpu), "%u",
+				 key_cpu(&r->keys, e->key));
+			labels[l] = "cpu";
+			labels[l + 1] = cpu;
+			labels[l + 2] = NULL;
+		}
 		err = bpfkit_metrics_add_hist(m, labels, r->le_ns, &e->h);
 	}
 	return err;

@@ -11,7 +11,8 @@
  *	bpfkit_sparse_map(skel->maps.MAP);	or a few keys, before load (kernel.h)
  *	err = bpfkit_hist_run(skel->skeleton, skel->maps.MAP, &keys);  (setup.h)
  *
- * bpfkit_hist_run() reports every interval until COUNT, -d or a signal:
+ * which opens the reader, attaches the programs and reports every
+ * interval until COUNT, -d or a signal:
  *
  *	err = bpfkit_hist_open(&h, map_fd, &keys, missed);
  *	tick = bpfkit_hist_tick(h);	a report every interval
@@ -91,6 +92,14 @@ struct bpfkit_hist_keys {
 			 const struct bpfkit_hist *h);
 	/* Order of keys in a report; NULL: most values first. */
 	int (*compare)(const void *a, const void *b);
+	/*
+	 * Keys per CPU with -C: CPU_OFFSET is where the key's __u32 cpu is
+	 * (BPFKIT_HIST_ANY_CPU without -C: bpfkit_hist_cpu()). The reader
+	 * adds the CPU to a key's header, row, JSON and metric labels after
+	 * the tool's, and orders the CPUs of keys COMPARE finds equal.
+	 */
+	bool cpus;
+	size_t cpu_offset;
 	/*
 	 * Set for a table of totals in text, one row a key, unless -D asks
 	 * for histograms: the key columns' header, and a key's columns.

@@ -619,12 +619,13 @@ int bpfkit_hist_run(struct bpf_object_skeleton *s, struct bpf_map *map,
 			err);
 		return err;
 	}
-	err = bpfkit_hist_open(&r, bpf_map__fd(map), keys, missed);
-	if (err)
-		return err;
-	tick = bpfkit_hist_tick(r);
-	err = bpfkit_run(NULL, tick.interval_ms ? &tick : NULL);
-	err = bpfkit_hist_end(r, err);
+	err = bpfkit_hist_open(&r, bpf_map__fd(map), keys, missed) ?:
+		      bpfkit_attach(s, NULL, NULL, NULL);
+	if (!err) {
+		tick = bpfkit_hist_tick(r);
+		err = bpfkit_run(NULL, tick.interval_ms ? &tick : NULL);
+		err = bpfkit_hist_end(r, err);
+	}
 	bpfkit_hist_free(r);
 	return err;
 }

@@ -128,10 +128,12 @@ int bpfkit_attach_user(struct bpf_object_skeleton *s,
 int bpfkit_run(struct bpfkit_channel *ch, const struct bpfkit_tick *tick);
 
 /*
- * bpfkit_run() for a histogram tool: a reader of the histograms in S's map
- * MAP, keyed as KEYS says, reports every interval until COUNT intervals,
- * -d or a signal (the last, partial one too), or once at the end without
- * an interval; then, if some values found the map full (the BPF side's
+ * bpfkit_run() for a histogram tool, which owns its programs' attachment:
+ * a reader of the histograms in S's map MAP, keyed as KEYS says, opens;
+ * S's programs attach (as bpfkit_attach() does without events); the
+ * reader reports every interval until COUNT intervals, -d or a signal
+ * (the last, partial one too), or once at the end without an interval;
+ * then, if some values found the map full (the BPF side's
  * bpfkit_hist_missed), "N events, M lost" on stderr.
  */
 int bpfkit_hist_run(struct bpf_object_skeleton *s, struct bpf_map *map,

@@ -119,7 +119,8 @@ int bpfkit_stacks_run(struct bpf_object_skeleton *s,
 			    err);
 		return err;
 	}
-	err = bpfkit_stacks_open(&r, *s->obj, &bpfkit_opts.stacks, unit, stats);
+	err = bpfkit_stacks_open(&r, *s->obj, &bpfkit_opts.stacks, unit, stats) ?:
+		      bpfkit_attach(s, NULL, NULL, NULL);
 	if (!err) {
 		tick = bpfkit_stacks_tick(r);
 		err = bpfkit_run(NULL, &tick);

@@ -7,6 +7,10 @@
  *
  *	err = bpfkit_attach_sampling(skel->progs.sample, hz, &sampling);
  *	err = bpfkit_stacks_run(skel->skeleton, &sampling, &unit);
+ *
+ * or, for a tool whose programs the skeleton attaches:
+ *
+ *	err = bpfkit_stacks_run(skel->skeleton, NULL, &unit);
  */
 #ifndef BPFKIT_STACKRUN_H
 #define BPFKIT_STACKRUN_H
@@ -33,11 +37,13 @@ int bpfkit_attach_sampling(struct bpf_program *prog, unsigned long hz,
 void bpfkit_detach_sampling(struct bpfkit_sampling *s);
 
 /*
- * bpfkit_run() for a stack tool: a reader of S's stack maps and counters
- * (stacks.bpf.h), counting UNIT, reads the memory maps of processes new
- * since while it runs, until -d or a signal; then S's programs and
- * SAMPLING's (if not NULL) stop, so that the counts are final, and they
- * are printed as the options say.
+ * bpfkit_run() for a stack tool, which owns its programs' attachment: a
+ * reader of S's stack maps and counters (stacks.bpf.h), counting UNIT,
+ * opens; S's programs attach (as bpfkit_attach() does without events);
+ * the reader reads the memory maps of processes new since while they run,
+ * until -d or a signal; then S's programs and SAMPLING's (if not NULL)
+ * stop, so that the counts are final, and they are printed as the options
+ * say.
  */
 int bpfkit_stacks_run(struct bpf_object_skeleton *s,
 		      struct bpfkit_sampling *sampling,
