@@ -102,10 +102,21 @@ static const char *error_name(__s32 ret)
 	return ret >= 0 ? "0" : strerrorname_np(-(long)ret) ?: "?";
 }
 
-static void print_json(const struct bindsnoop_event *e, const char *addr)
+/* The address asked for, as text; "-" for a socket not AF_INET(6). */
+static void addr_text(const struct bindsnoop_event *e, char *addr, size_t len)
 {
-	char fam[16], proto[16];
+	snprintf(addr, len, "-");
+	if (is_inet(e))
+		inet_ntop(e->family, e->addr, addr, len);
+}
+
+static void print_json(const void *event)
+{
+	const struct bindsnoop_event *e = event;
+	char fam[16], proto[16], addr[INET6_ADDRSTRLEN];
 	struct bpfkit_json j;
+
+	addr_text(e, addr, sizeof(addr));
 
 	bpfkit_json_begin(&j, stdout, &e->rec);
 	bpfkit_json_task(&j, e->pid, e->tid, e->uid, e->comm);
@@ -136,20 +147,12 @@ static void print_json(const struct bindsnoop_event *e, const char *addr)
 	bpfkit_json_end(&j);
 }
 
-static enum bpfkit_verdict print_event(void *ctx, const void *data, size_t size)
+static void print_row(const void *event)
 {
-	const struct bindsnoop_event *e = data;
-	char addr[INET6_ADDRSTRLEN] = "-", proto[16], opts[OPTS_W + 1] = "-";
+	const struct bindsnoop_event *e = event;
+	char addr[INET6_ADDRSTRLEN], proto[16], opts[OPTS_W + 1] = "-";
 
-	/* Records come whole; perf may pad the end. */
-	if (size < sizeof(*e))
-		return BPFKIT_UNREADABLE;
-	if (is_inet(e))
-		inet_ntop(e->family, e->addr, addr, sizeof(addr));
-	if (bpfkit_output_json()) {
-		print_json(e, addr);
-		return BPFKIT_SHOWN;
-	}
+	addr_text(e, addr, sizeof(addr));
 	if (e->opts & BINDSNOOP_SOCKET)
 		snprintf(opts, sizeof(opts), "%c%c",
 			 e->opts & BINDSNOOP_REUSEADDR ? 'R' : '.',
@@ -168,8 +171,13 @@ static enum bpfkit_verdict print_event(void *ctx, const void *data, size_t size)
 		       addr);
 	else
 		printf("%*s -\n", PORT_W, "-");
-	return BPFKIT_SHOWN;
 }
+
+static struct bpfkit_printer printer = {
+	.size = sizeof(struct bindsnoop_event),
+	.text = print_row,
+	.json = print_json,
+};
 
 int main(int argc, char **argv)
 {
@@ -194,7 +202,7 @@ int main(int argc, char **argv)
 		goto cleanup;
 
 	/* Open the event channel, then attach to bind's tracepoints. */
-	err = bpfkit_attach(skel->skeleton, print_event, NULL, &ch);
+	err = bpfkit_attach(skel->skeleton, bpfkit_print_event, &printer, &ch);
 	if (err)
 		goto cleanup;
 

@@ -65,10 +65,14 @@ static const struct bpfkit_tool tool = {
 	.own_parser = parse_own,
 };
 
-static void print_json(const struct biosnoop_event *e, const char *disk,
-		       const char *op)
+static void print_json(const void *event)
 {
+	const struct biosnoop_event *e = event;
+	char disk[64], op[64];
 	struct bpfkit_json j;
+
+	bpfkit_disk_name(e->dev, disk, sizeof(disk));
+	bpfkit_rq_op_name(e->op, op, sizeof(op));
 
 	bpfkit_json_begin(&j, stdout, &e->rec);
 	bpfkit_json_double(&j, "time_s",
@@ -85,19 +89,13 @@ static void print_json(const struct biosnoop_event *e, const char *disk,
 	bpfkit_json_end(&j);
 }
 
-static enum bpfkit_verdict print_event(void *ctx, const void *data, size_t size)
+static void print_row(const void *event)
 {
-	const struct biosnoop_event *e = data;
+	const struct biosnoop_event *e = event;
 	char disk[64], op[64];
 
-	if (size < sizeof(*e))
-		return BPFKIT_UNREADABLE;
 	bpfkit_disk_name(e->dev, disk, sizeof(disk));
 	bpfkit_rq_op_name(e->op, op, sizeof(op));
-	if (bpfkit_output_json()) {
-		print_json(e, disk, op);
-		return BPFKIT_SHOWN;
-	}
 	bpfkit_print_time(&e->rec);
 	printf("%-*.6f ", TIME_W, (e->rec.ktime_ns - env.start_ns) / 1e9);
 	bpfkit_print_str(e->comm, sizeof(e->comm), COMM_W);
@@ -106,8 +104,13 @@ static enum bpfkit_verdict print_event(void *ctx, const void *data, size_t size)
 	if (env.queued)
 		printf("%*.3f ", LAT_W, e->queue_ns / 1e6);
 	printf("%*.3f\n", LAT_W, e->service_ns / 1e6);
-	return BPFKIT_SHOWN;
 }
+
+static struct bpfkit_printer printer = {
+	.size = sizeof(struct biosnoop_event),
+	.text = print_row,
+	.json = print_json,
+};
 
 int main(int argc, char **argv)
 {
@@ -134,7 +137,7 @@ int main(int argc, char **argv)
 		goto cleanup;
 
 	/* Open the event channel, then attach to the block tracepoints. */
-	err = bpfkit_attach(skel->skeleton, print_event, NULL, &ch);
+	err = bpfkit_attach(skel->skeleton, bpfkit_print_event, &printer, &ch);
 	if (err)
 		goto cleanup;
 	clock_gettime(CLOCK_MONOTONIC, &ts);

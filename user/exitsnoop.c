@@ -80,8 +80,9 @@ static void describe(int status, char *buf, size_t len)
 			 status & 0x80 ? " core" : "");
 }
 
-static void print_json(const struct exitsnoop_event *e)
+static void print_json(const void *event)
 {
+	const struct exitsnoop_event *e = event;
 	int sig = e->exit_code & 0x7f;
 	char buf[16];
 	const char *name = bpfkit_signal_name(sig, buf, sizeof(buf));
@@ -105,24 +106,23 @@ static void print_json(const struct exitsnoop_event *e)
 	bpfkit_json_end(&j);
 }
 
-static enum bpfkit_verdict print_event(void *ctx, const void *data, size_t size)
+static void print_row(const void *event)
 {
-	const struct exitsnoop_event *e = data;
+	const struct exitsnoop_event *e = event;
 	char exit[32];
 
-	if (size < sizeof(*e))
-		return BPFKIT_UNREADABLE;
-	if (bpfkit_output_json()) {
-		print_json(e);
-		return BPFKIT_SHOWN;
-	}
 	describe(e->exit_code, exit, sizeof(exit));
 	bpfkit_print_time(&e->rec);
 	bpfkit_print_str(e->comm, sizeof(e->comm), COMM_W);
 	printf("%-*u %-*u %-*u %*.3f %s\n", PID_W, e->pid, PID_W, e->ppid,
 	       PID_W, e->tid, AGE_W, e->age_ns / 1e9, exit);
-	return BPFKIT_SHOWN;
 }
+
+static struct bpfkit_printer printer = {
+	.size = sizeof(struct exitsnoop_event),
+	.text = print_row,
+	.json = print_json,
+};
 
 int main(int argc, char **argv)
 {
@@ -148,7 +148,7 @@ int main(int argc, char **argv)
 		goto cleanup;
 
 	/* Open the event channel, then attach to sched:sched_process_exit. */
-	err = bpfkit_attach(skel->skeleton, print_event, NULL, &ch);
+	err = bpfkit_attach(skel->skeleton, bpfkit_print_event, &printer, &ch);
 	if (err)
 		goto cleanup;
 

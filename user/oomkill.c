@@ -44,8 +44,9 @@ static const struct bpfkit_tool tool = {
 			{} },
 };
 
-static void print_json(const struct oomkill_event *e)
+static void print_json(const void *event)
 {
+	const struct oomkill_event *e = event;
 	struct bpfkit_json j;
 
 	bpfkit_json_begin(&j, stdout, &e->rec);
@@ -70,17 +71,10 @@ static void print_json(const struct oomkill_event *e)
 	bpfkit_json_end(&j);
 }
 
-static enum bpfkit_verdict print_event(void *ctx, const void *data, size_t size)
+static void print_row(const void *event)
 {
-	const struct oomkill_event *e = data;
+	const struct oomkill_event *e = event;
 
-	/* Records come whole; perf may pad the end. */
-	if (size < sizeof(*e))
-		return BPFKIT_UNREADABLE;
-	if (bpfkit_output_json()) {
-		print_json(e);
-		return BPFKIT_SHOWN;
-	}
 	bpfkit_print_time(&e->rec);
 	printf("%-*u ", PID_W, e->pid);
 	bpfkit_print_str(e->known & OOMKILL_COMM ? e->comm : "-",
@@ -104,8 +98,13 @@ static enum bpfkit_verdict print_event(void *ctx, const void *data, size_t size)
 	bpfkit_col_escape(stdout, e->trigger_comm, sizeof(e->trigger_comm),
 			  false);
 	putchar('\n');
-	return BPFKIT_SHOWN;
 }
+
+static struct bpfkit_printer printer = {
+	.size = sizeof(struct oomkill_event),
+	.text = print_row,
+	.json = print_json,
+};
 
 /*
  * Does this kernel's oom:mark_victim record carry the victim's comm, uid,
@@ -175,7 +174,7 @@ int main(int argc, char **argv)
 		goto cleanup;
 
 	/* Open the event channel, then attach to the OOM killer. */
-	err = bpfkit_attach(skel->skeleton, print_event, NULL, &ch);
+	err = bpfkit_attach(skel->skeleton, bpfkit_print_event, &printer, &ch);
 	if (err)
 		goto cleanup;
 

@@ -17,8 +17,6 @@
 #include "tcpaccept.skel.h"
 
 /* Column widths, for the header and every row. */
-enum { PID_W = 7, COMM_W = 15 };
-
 static const struct argp_option options[] = {
 	{ "port", 'P', "PORTS", 0,
 	  "Trace connections accepted on these local ports only (comma-separated)",
@@ -53,8 +51,9 @@ static const struct bpfkit_tool tool = {
 			{} },
 };
 
-static void print_json(const struct tcpaccept_event *e)
+static void print_json(const void *event)
 {
+	const struct tcpaccept_event *e = event;
 	struct bpfkit_json j;
 
 	bpfkit_json_begin(&j, stdout, &e->rec);
@@ -64,25 +63,21 @@ static void print_json(const struct tcpaccept_event *e)
 	bpfkit_json_end(&j);
 }
 
-static enum bpfkit_verdict print_event(void *ctx, const void *data, size_t size)
+static void print_row(const void *event)
 {
-	const struct tcpaccept_event *e = data;
-	struct bpfkit_flow_text t;
+	const struct tcpaccept_event *e = event;
 
-	/* Records come whole; perf may pad the end. */
-	if (size < sizeof(*e))
-		return BPFKIT_UNREADABLE;
-	if (bpfkit_output_json()) {
-		print_json(e);
-		return BPFKIT_SHOWN;
-	}
-	bpfkit_flow_text(&e->flow, &t);
 	bpfkit_print_time(&e->rec);
-	printf("%-*u ", PID_W, e->pid);
-	bpfkit_print_str(e->comm, sizeof(e->comm), COMM_W);
-	printf(BPFKIT_FLOW_COLS "\n", BPFKIT_FLOW_ARGS(t));
-	return BPFKIT_SHOWN;
+	bpfkit_print_task(e->pid, e->comm);
+	bpfkit_print_flow(&e->flow);
+	printf("\n");
 }
+
+static struct bpfkit_printer printer = {
+	.size = sizeof(struct tcpaccept_event),
+	.text = print_row,
+	.json = print_json,
+};
 
 int main(int argc, char **argv)
 {
@@ -104,12 +99,13 @@ int main(int argc, char **argv)
 		goto cleanup;
 
 	/* Open the event channel, then attach to accept's exits. */
-	err = bpfkit_attach(skel->skeleton, print_event, NULL, &ch);
+	err = bpfkit_attach(skel->skeleton, bpfkit_print_event, &printer, &ch);
 	if (err)
 		goto cleanup;
 
 	/* Print the header, then connections until the end. */
-	bpfkit_print_header("%-*s %-*s %s\n", PID_W, "PID", COMM_W, "COMM",
+	bpfkit_print_header("%-*s %-*s %s\n", BPFKIT_PID_W, "PID",
+			    BPFKIT_COMM_W, "COMM",
 			    bpfkit_flow_header('L', 'R'));
 	err = bpfkit_run(ch, NULL);
 

@@ -24,12 +24,11 @@
 #include "tcpconnect.skel.h"
 
 /* Column widths, for the header and every row. */
-enum { PID_W = 7, COMM_W = 15, UID_W = 7 };
+enum { UID_W = 7 };
 
 static struct {
 	bool failed_only; /* -x */
 	bool uid_column; /* -U */
-	bool count; /* -C */
 } env;
 
 static const struct argp_option options[] = {
@@ -37,8 +36,6 @@ static const struct argp_option options[] = {
 	{ "port", 'P', "PORTS", 0,
 	  "Trace connects to these ports only (comma-separated)", 0 },
 	{ "print-uid", 'U', NULL, 0, "Include a UID column", 0 },
-	{ "count", 'C', NULL, 0,
-	  "Count connects per destination, printed at exit", 0 },
 	{},
 };
 
@@ -54,12 +51,11 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	case 'U':
 		env.uid_column = true;
 		return 0;
-	case 'C':
-		env.count = true;
-		return 0;
 	}
 	return ARGP_ERR_UNKNOWN;
 }
+
+static int fill_metrics(struct bpfkit_metrics *m, void *ctx);
 
 static const struct bpfkit_tool tool = {
 	.name = "tcpconnect",
@@ -76,6 +72,8 @@ static const struct bpfkit_tool tool = {
 	.own_parser = parse_arg,
 	.tracepoints =
 		(const struct bpfkit_tracepoint[]){ BPFKIT_TP_SOCK_STATE, {} },
+	.counts = "Count connects per destination, printed at exit",
+	.metrics = fill_metrics,
 };
 
 /* The outcome as printed: established, refused, timeout, or the errno. */
@@ -110,11 +108,15 @@ struct dest_count {
 static struct bpfkit_tally dests =
 	BPFKIT_TALLY_INIT(sizeof(struct dest_count), sizeof(struct dest_key));
 
-static int count_event(const struct tcpconnect_event *e)
+/* Count a connect, for -C and --metrics. */
+static int count_event(const void *event)
 {
+	const struct tcpconnect_event *e = event;
 	struct dest_key key;
 	struct dest_count *d;
 
+	if (!bpfkit_output_counts() && !bpfkit_metrics_enabled())
+		return 0;
 	memset(&key, 0, sizeof(key));
 	memcpy(key.daddr, e->flow.daddr, sizeof(key.daddr));
 	key.family = bpfkit_flow_family(&e->flow);
@@ -190,8 +192,9 @@ static void print_counts(void)
 	}
 }
 
-static void print_json(const struct tcpconnect_event *e)
+static void print_json(const void *event)
 {
+	const struct tcpconnect_event *e = event;
 	struct bpfkit_json j;
 	const char *err;
 
@@ -208,34 +211,25 @@ static void print_json(const struct tcpconnect_event *e)
 	bpfkit_json_end(&j);
 }
 
-static enum bpfkit_verdict print_event(void *ctx, const void *data, size_t size)
+static void print_row(const void *event)
 {
-	const struct tcpconnect_event *e = data;
-	struct bpfkit_flow_text t;
+	const struct tcpconnect_event *e = event;
 
-	/* Records come whole; perf may pad the end. */
-	if (size < sizeof(*e))
-		return BPFKIT_UNREADABLE;
-	if ((env.count || bpfkit_metrics_enabled()) && count_event(e)) {
-		bpfkit_fail("count connects", -ENOMEM);
-		bpfkit_stop();
-		return BPFKIT_SHOWN;
-	}
-	if (env.count)
-		return BPFKIT_SHOWN;
-	if (bpfkit_output_json()) {
-		print_json(e);
-		return BPFKIT_SHOWN;
-	}
-	bpfkit_flow_text(&e->flow, &t);
 	bpfkit_print_time(&e->rec);
-	printf("%-*u ", PID_W, e->pid);
-	bpfkit_print_str(e->comm, sizeof(e->comm), COMM_W);
+	bpfkit_print_task(e->pid, e->comm);
 	if (env.uid_column)
 		printf("%-*u ", UID_W, e->uid);
-	printf(BPFKIT_FLOW_COLS " %s\n", BPFKIT_FLOW_ARGS(t), result_name(e));
-	return BPFKIT_SHOWN;
+	bpfkit_print_flow(&e->flow);
+	printf(" %s\n", result_name(e));
 }
+
+static struct bpfkit_printer printer = {
+	.size = sizeof(struct tcpconnect_event),
+	.count = count_event,
+	.counting = "count connects",
+	.text = print_row,
+	.json = print_json,
+};
 
 int main(int argc, char **argv)
 {
@@ -260,22 +254,18 @@ int main(int argc, char **argv)
 		goto cleanup;
 
 	/* Open the event channel, then attach to the state changes. */
-	err = bpfkit_attach(skel->skeleton, print_event, NULL, &ch);
+	err = bpfkit_attach(skel->skeleton, bpfkit_print_event, &printer, &ch);
 	if (err)
 		goto cleanup;
 
-	/* Serve the counts per destination with --metrics. */
-	bpfkit_metrics_source(fill_metrics, NULL);
-
 	/* Print the header (none for -C), then events until the end. */
-	if (!env.count)
-		bpfkit_print_header("%-*s %-*s %-*s%s RESULT\n", PID_W, "PID",
-				    COMM_W, "COMM",
-				    env.uid_column ? UID_W + 1 : 0,
-				    env.uid_column ? "UID" : "",
-				    bpfkit_flow_header('S', 'D'));
+	bpfkit_print_header("%-*s %-*s %-*s%s RESULT\n", BPFKIT_PID_W, "PID",
+			    BPFKIT_COMM_W, "COMM",
+			    env.uid_column ? UID_W + 1 : 0,
+			    env.uid_column ? "UID" : "",
+			    bpfkit_flow_header('S', 'D'));
 	err = bpfkit_run(ch, NULL);
-	if (!err && env.count)
+	if (!err && bpfkit_output_counts())
 		print_counts();
 
 cleanup:

@@ -18,8 +18,6 @@
 #include "tcpconnlat.skel.h"
 
 /* Column widths, for the header and every row. */
-enum { PID_W = 7, COMM_W = 15 };
-
 static struct {
 	bool histogram; /* -H */
 } env;
@@ -66,8 +64,9 @@ static const struct bpfkit_tool tool = {
 		(const struct bpfkit_tracepoint[]){ BPFKIT_TP_SOCK_STATE, {} },
 };
 
-static void print_json(const struct tcpconnlat_event *e)
+static void print_json(const void *event)
 {
+	const struct tcpconnlat_event *e = event;
 	struct bpfkit_json j;
 
 	bpfkit_json_begin(&j, stdout, &e->rec);
@@ -77,26 +76,21 @@ static void print_json(const struct tcpconnlat_event *e)
 	bpfkit_json_end(&j);
 }
 
-static enum bpfkit_verdict print_event(void *ctx, const void *data, size_t size)
+static void print_row(const void *event)
 {
-	const struct tcpconnlat_event *e = data;
-	struct bpfkit_flow_text t;
+	const struct tcpconnlat_event *e = event;
 
-	/* Records come whole; perf may pad the end. */
-	if (size < sizeof(*e))
-		return BPFKIT_UNREADABLE;
-	if (bpfkit_output_json()) {
-		print_json(e);
-		return BPFKIT_SHOWN;
-	}
-	bpfkit_flow_text(&e->flow, &t);
 	bpfkit_print_time(&e->rec);
-	printf("%-*u ", PID_W, e->pid);
-	bpfkit_print_str(e->comm, sizeof(e->comm), COMM_W);
-	printf(BPFKIT_FLOW_COLS " %.3f\n", BPFKIT_FLOW_ARGS(t),
-	       e->latency_ns / 1e6);
-	return BPFKIT_SHOWN;
+	bpfkit_print_task(e->pid, e->comm);
+	bpfkit_print_flow(&e->flow);
+	printf(" %.3f\n", e->latency_ns / 1e6);
 }
+
+static struct bpfkit_printer printer = {
+	.size = sizeof(struct tcpconnlat_event),
+	.text = print_row,
+	.json = print_json,
+};
 
 int main(int argc, char **argv)
 {
@@ -133,13 +127,14 @@ int main(int argc, char **argv)
 	}
 
 	/* Else open the event channel, then attach. */
-	err = bpfkit_attach(skel->skeleton, print_event, NULL, &ch);
+	err = bpfkit_attach(skel->skeleton, bpfkit_print_event, &printer, &ch);
 	if (err)
 		goto cleanup;
 
 	/* Else print the header, then connects until the end. */
-	bpfkit_print_header("%-*s %-*s %s LAT(ms)\n", PID_W, "PID", COMM_W,
-			    "COMM", bpfkit_flow_header('S', 'D'));
+	bpfkit_print_header("%-*s %-*s %s LAT(ms)\n", BPFKIT_PID_W, "PID",
+			    BPFKIT_COMM_W, "COMM",
+			    bpfkit_flow_header('S', 'D'));
 	err = bpfkit_run(ch, NULL);
 
 cleanup:

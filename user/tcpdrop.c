@@ -41,7 +41,6 @@ enum {
 
 static struct {
 	bool all_protocols; /* -a */
-	bool count; /* -C */
 	const char *reasons; /* -R, checked against the kernel's BTF */
 } env;
 
@@ -52,8 +51,6 @@ static const struct argp_option options[] = {
 	  "Trace drops of these reasons only (comma-separated names, such as "
 	  "NETFILTER_DROP,NO_SOCKET)",
 	  0 },
-	{ "count", 'C', NULL, 0,
-	  "Count drops per reason and TCP flow, printed at exit", 0 },
 	{},
 };
 
@@ -69,12 +66,11 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 				"-R/--reason needs drop reason names, such as NETFILTER_DROP");
 		env.reasons = arg;
 		return 0;
-	case 'C':
-		env.count = true;
-		return 0;
 	}
 	return ARGP_ERR_UNKNOWN;
 }
+
+static int fill_metrics(struct bpfkit_metrics *m, void *ctx);
 
 static const struct bpfkit_tool tool = {
 	.name = "tcpdrop",
@@ -93,6 +89,8 @@ static const struct bpfkit_tool tool = {
 	.tracepoints = (const struct bpfkit_tracepoint[]){ { "skb", "kfree_skb",
 							     "Linux 2.6.30+" },
 							   {} },
+	.counts = "Count drops per reason and TCP flow, printed at exit",
+	.metrics = fill_metrics,
 };
 
 /*
@@ -347,8 +345,9 @@ static int fill_metrics(struct bpfkit_metrics *m, void *ctx)
 	return err;
 }
 
-static void print_json(const struct tcpdrop_event *e)
+static void print_json(const void *event)
 {
+	const struct tcpdrop_event *e = event;
 	char rbuf[TEXT_LEN], pbuf[TEXT_LEN], fbuf[TEXT_LEN];
 	struct bpfkit_json j;
 
@@ -382,8 +381,9 @@ static void print_json(const struct tcpdrop_event *e)
 	bpfkit_json_end(&j);
 }
 
-static void print_row(const struct tcpdrop_event *e)
+static void print_row(const void *event)
 {
+	const struct tcpdrop_event *e = event;
 	char rbuf[TEXT_LEN], pbuf[TEXT_LEN], fbuf[TEXT_LEN];
 	char comm[BPFKIT_COMM_LEN];
 	struct bpfkit_flow_text t;
@@ -414,28 +414,24 @@ static void print_row(const struct tcpdrop_event *e)
 	printf("%s\n", reason_text(e, rbuf, sizeof(rbuf)));
 }
 
-static enum bpfkit_verdict print_event(void *ctx, const void *data, size_t size)
+/* Count a drop by reason (--metrics), by flow (-C). */
+static int count_event(const void *event)
 {
-	const struct tcpdrop_event *e = data;
+	const struct tcpdrop_event *e = event;
 
-	(void)ctx;
-	/* Records come whole; perf may pad the end. */
-	if (size < sizeof(*e))
-		return BPFKIT_UNREADABLE;
 	if ((bpfkit_metrics_enabled() && count_drop(&by_reason, e, false)) ||
-	    (env.count && count_drop(&by_flow, e, true))) {
-		bpfkit_fail("count drops", -ENOMEM);
-		bpfkit_stop();
-		return BPFKIT_SHOWN;
-	}
-	if (env.count)
-		return BPFKIT_SHOWN;
-	if (bpfkit_output_json())
-		print_json(e);
-	else
-		print_row(e);
-	return BPFKIT_SHOWN;
+	    (bpfkit_output_counts() && count_drop(&by_flow, e, true)))
+		return -ENOMEM;
+	return 0;
 }
+
+static struct bpfkit_printer printer = {
+	.size = sizeof(struct tcpdrop_event),
+	.count = count_event,
+	.counting = "count drops",
+	.text = print_row,
+	.json = print_json,
+};
 
 /*
  * The kernel's drop reason names, and whether it has any (Linux 5.17+);
@@ -507,20 +503,18 @@ int main(int argc, char **argv)
 		goto cleanup;
 
 	/* Open the event channel, then attach to skb:kfree_skb. */
-	err = bpfkit_attach(skel->skeleton, print_event, NULL, &ch);
+	err = bpfkit_attach(skel->skeleton, bpfkit_print_event, &printer, &ch);
 	if (err)
 		goto cleanup;
-	bpfkit_metrics_source(fill_metrics, NULL);
 
 	/* Print the header (none for -C), then drops until the end. */
-	if (!env.count)
-		bpfkit_print_header(
-			"%-*s %-*s %-*s %-2s %-*s %*s %-*s %*s %-*s REASON\n",
-			PID_W, "PID", COMM_W, "COMM", PROTO_W, "PROTO", "IP",
-			ADDR_W, "SADDR", PORT_W, "SPORT", ADDR_W, "DADDR",
-			PORT_W, "DPORT", FLAGS_W, "FLAGS");
+	bpfkit_print_header(
+		"%-*s %-*s %-*s %-2s %-*s %*s %-*s %*s %-*s REASON\n", PID_W,
+		"PID", COMM_W, "COMM", PROTO_W, "PROTO", "IP", ADDR_W, "SADDR",
+		PORT_W, "SPORT", ADDR_W, "DADDR", PORT_W, "DPORT", FLAGS_W,
+		"FLAGS");
 	err = bpfkit_run(ch, NULL);
-	if (!err && env.count)
+	if (!err && bpfkit_output_counts())
 		print_counts();
 
 cleanup:

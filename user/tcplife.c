@@ -17,7 +17,7 @@
 #include "tcplife.skel.h"
 
 /* Column widths, for the header and every row. */
-enum { PID_W = 7, COMM_W = 15, BYTES_W = 10 };
+enum { BYTES_W = 10 };
 
 static const struct bpfkit_tool tool = {
 	.name = "tcplife",
@@ -33,16 +33,13 @@ static const struct bpfkit_tool tool = {
 		(const struct bpfkit_tracepoint[]){ BPFKIT_TP_SOCK_STATE, {} },
 };
 
-static void print_json(const struct tcplife_event *e)
+static void print_json(const void *event)
 {
+	const struct tcplife_event *e = event;
 	struct bpfkit_json j;
 
 	bpfkit_json_begin(&j, stdout, &e->rec);
-	if (e->owned) {
-		bpfkit_json_int(&j, "pid", e->pid);
-		bpfkit_json_int(&j, "uid", e->uid);
-		bpfkit_json_str(&j, "comm", e->comm, sizeof(e->comm));
-	}
+	bpfkit_json_owner(&j, e->pid, e->uid, e->owned ? e->comm : NULL);
 	bpfkit_json_flow(&j, &e->flow);
 	bpfkit_json_uint(&j, "tx_bytes", e->tx_bytes);
 	bpfkit_json_uint(&j, "rx_bytes", e->rx_bytes);
@@ -50,32 +47,23 @@ static void print_json(const struct tcplife_event *e)
 	bpfkit_json_end(&j);
 }
 
-static enum bpfkit_verdict print_event(void *ctx, const void *data, size_t size)
+static void print_row(const void *event)
 {
-	const struct tcplife_event *e = data;
-	struct bpfkit_flow_text t;
+	const struct tcplife_event *e = event;
 
-	/* Records come whole; perf may pad the end. */
-	if (size < sizeof(*e))
-		return BPFKIT_UNREADABLE;
-	if (bpfkit_output_json()) {
-		print_json(e);
-		return BPFKIT_SHOWN;
-	}
-	bpfkit_flow_text(&e->flow, &t);
 	bpfkit_print_time(&e->rec);
-	if (e->owned) {
-		printf("%-*u ", PID_W, e->pid);
-		bpfkit_print_str(e->comm, sizeof(e->comm), COMM_W);
-	} else {
-		/* Reset before any task of its own touched it. */
-		printf("%-*s %-*s ", PID_W, "-", COMM_W, "-");
-	}
-	printf(BPFKIT_FLOW_COLS " %*llu %*llu %.2f\n", BPFKIT_FLOW_ARGS(t),
-	       BYTES_W, (unsigned long long)e->tx_bytes, BYTES_W,
-	       (unsigned long long)e->rx_bytes, e->duration_ns / 1e6);
-	return BPFKIT_SHOWN;
+	/* Not owned: reset before any task of its own touched it. */
+	bpfkit_print_task(e->pid, e->owned ? e->comm : NULL);
+	bpfkit_print_flow(&e->flow);
+	printf(" %*llu %*llu %.2f\n", BYTES_W, (unsigned long long)e->tx_bytes,
+	       BYTES_W, (unsigned long long)e->rx_bytes, e->duration_ns / 1e6);
 }
+
+static struct bpfkit_printer printer = {
+	.size = sizeof(struct tcplife_event),
+	.text = print_row,
+	.json = print_json,
+};
 
 int main(int argc, char **argv)
 {
@@ -97,14 +85,14 @@ int main(int argc, char **argv)
 		goto cleanup;
 
 	/* Open the event channel, then attach to the state changes. */
-	err = bpfkit_attach(skel->skeleton, print_event, NULL, &ch);
+	err = bpfkit_attach(skel->skeleton, bpfkit_print_event, &printer, &ch);
 	if (err)
 		goto cleanup;
 
 	/* Print the header, then sessions until the end. */
-	bpfkit_print_header("%-*s %-*s %s %*s %*s MS\n", PID_W, "PID", COMM_W,
-			    "COMM", bpfkit_flow_header('L', 'R'), BYTES_W,
-			    "TX_BYTES", BYTES_W, "RX_BYTES");
+	bpfkit_print_header("%-*s %-*s %s %*s %*s MS\n", BPFKIT_PID_W, "PID",
+			    BPFKIT_COMM_W, "COMM", bpfkit_flow_header('L', 'R'),
+			    BYTES_W, "TX_BYTES", BYTES_W, "RX_BYTES");
 	err = bpfkit_run(ch, NULL);
 
 cleanup:

@@ -22,26 +22,7 @@
 #include "tcpretrans.h"
 #include "tcpretrans.skel.h"
 
-/* Column widths, for the header and every row. */
-enum { PID_W = 7, COMM_W = 15 };
-
-static struct {
-	bool count; /* -C */
-} env;
-
-static const struct argp_option options[] = {
-	{ "count", 'C', NULL, 0,
-	  "Count retransmits per flow and state, printed at exit", 0 },
-	{},
-};
-
-static error_t parse_arg(int key, char *arg, struct argp_state *state)
-{
-	if (key != 'C')
-		return ARGP_ERR_UNKNOWN;
-	env.count = true;
-	return 0;
-}
+static int fill_metrics(struct bpfkit_metrics *m, void *ctx);
 
 static const struct bpfkit_tool tool = {
 	.name = "tcpretrans",
@@ -53,13 +34,13 @@ static const struct bpfkit_tool tool = {
 	       "  tcpretrans -C -d 10        # retransmits per flow over 10 s\n"
 	       "  tcpretrans -6 -j           # IPv6 only, as JSON Lines\n",
 	.options = BPFKIT_OPT_EVENTS | BPFKIT_OPT_FAMILY,
-	.own_options = options,
-	.own_parser = parse_arg,
+	.counts = "Count retransmits per flow and state, printed at exit",
 	.tracepoints =
 		(const struct bpfkit_tracepoint[]){
 			{ "tcp", "tcp_retransmit_skb", "Linux 4.15+" },
 			BPFKIT_TP_SOCK_STATE,
 			{} },
+	.metrics = fill_metrics,
 };
 
 /* Retransmits per flow and state (-C, --metrics), in the order first seen. */
@@ -74,11 +55,15 @@ struct flow_count {
 static struct bpfkit_tally flows =
 	BPFKIT_TALLY_INIT(sizeof(struct flow_count), sizeof(struct flow_key));
 
-static int count_event(const struct tcpretrans_event *e)
+/* Count a retransmit, for -C and --metrics. */
+static int count_event(const void *event)
 {
+	const struct tcpretrans_event *e = event;
 	struct flow_key key;
 	struct flow_count *c;
 
+	if (!bpfkit_output_counts() && !bpfkit_metrics_enabled())
+		return 0;
 	memset(&key, 0, sizeof(key));
 	key.flow = e->flow;
 	key.state = e->state;
@@ -118,7 +103,6 @@ static int fill_metrics(struct bpfkit_metrics *m, void *ctx)
 
 static void print_counts(void)
 {
-	struct bpfkit_flow_text t;
 	struct bpfkit_json j;
 	size_t i;
 
@@ -130,9 +114,8 @@ static void print_counts(void)
 		const char *state = bpfkit_tcp_state_name(c->key.state);
 
 		if (!bpfkit_output_json()) {
-			bpfkit_flow_text(&c->key.flow, &t);
-			printf(BPFKIT_FLOW_COLS " %-11s %11llu\n",
-			       BPFKIT_FLOW_ARGS(t), state,
+			bpfkit_print_flow(&c->key.flow);
+			printf(" %-11s %11llu\n", state,
 			       (unsigned long long)c->retransmits);
 			continue;
 		}
@@ -144,53 +127,36 @@ static void print_counts(void)
 	}
 }
 
-static void print_json(const struct tcpretrans_event *e)
+static void print_json(const void *event)
 {
+	const struct tcpretrans_event *e = event;
 	struct bpfkit_json j;
 
 	bpfkit_json_begin(&j, stdout, &e->rec);
-	if (e->owned) {
-		bpfkit_json_int(&j, "pid", e->pid);
-		bpfkit_json_int(&j, "uid", e->uid);
-		bpfkit_json_str(&j, "comm", e->comm, sizeof(e->comm));
-	}
+	bpfkit_json_owner(&j, e->pid, e->uid, e->owned ? e->comm : NULL);
 	bpfkit_json_flow(&j, &e->flow);
 	bpfkit_json_str(&j, "state", bpfkit_tcp_state_name(e->state), 16);
 	bpfkit_json_end(&j);
 }
 
-static enum bpfkit_verdict print_event(void *ctx, const void *data, size_t size)
+static void print_row(const void *event)
 {
-	const struct tcpretrans_event *e = data;
-	struct bpfkit_flow_text t;
+	const struct tcpretrans_event *e = event;
 
-	/* Records come whole; perf may pad the end. */
-	if (size < sizeof(*e))
-		return BPFKIT_UNREADABLE;
-	if ((env.count || bpfkit_metrics_enabled()) && count_event(e)) {
-		bpfkit_fail("count retransmits", -ENOMEM);
-		bpfkit_stop();
-		return BPFKIT_SHOWN;
-	}
-	if (env.count)
-		return BPFKIT_SHOWN;
-	if (bpfkit_output_json()) {
-		print_json(e);
-		return BPFKIT_SHOWN;
-	}
-	bpfkit_flow_text(&e->flow, &t);
 	bpfkit_print_time(&e->rec);
-	if (e->owned) {
-		printf("%-*u ", PID_W, e->pid);
-		bpfkit_print_str(e->comm, sizeof(e->comm), COMM_W);
-	} else {
-		/* Its socket had no change in a task of its own since start. */
-		printf("%-*s %-*s ", PID_W, "-", COMM_W, "-");
-	}
-	printf(BPFKIT_FLOW_COLS " %s\n", BPFKIT_FLOW_ARGS(t),
-	       bpfkit_tcp_state_name(e->state));
-	return BPFKIT_SHOWN;
+	/* Not owned: no change in a task of its own since start. */
+	bpfkit_print_task(e->pid, e->owned ? e->comm : NULL);
+	bpfkit_print_flow(&e->flow);
+	printf(" %s\n", bpfkit_tcp_state_name(e->state));
 }
+
+static struct bpfkit_printer printer = {
+	.size = sizeof(struct tcpretrans_event),
+	.count = count_event,
+	.counting = "count retransmits",
+	.text = print_row,
+	.json = print_json,
+};
 
 int main(int argc, char **argv)
 {
@@ -212,20 +178,16 @@ int main(int argc, char **argv)
 		goto cleanup;
 
 	/* Open the event channel, then attach to both tracepoints. */
-	err = bpfkit_attach(skel->skeleton, print_event, NULL, &ch);
+	err = bpfkit_attach(skel->skeleton, bpfkit_print_event, &printer, &ch);
 	if (err)
 		goto cleanup;
 
-	/* Serve the counts per flow and state with --metrics. */
-	bpfkit_metrics_source(fill_metrics, NULL);
-
 	/* Print the header (none for -C), then retransmits until the end. */
-	if (!env.count)
-		bpfkit_print_header("%-*s %-*s %s STATE\n", PID_W, "PID",
-				    COMM_W, "COMM",
-				    bpfkit_flow_header('L', 'R'));
+	bpfkit_print_header("%-*s %-*s %s STATE\n", BPFKIT_PID_W, "PID",
+			    BPFKIT_COMM_W, "COMM",
+			    bpfkit_flow_header('L', 'R'));
 	err = bpfkit_run(ch, NULL);
-	if (!err && env.count)
+	if (!err && bpfkit_output_counts())
 		print_counts();
 
 cleanup:

@@ -17,7 +17,7 @@
 #include "tcpstates.skel.h"
 
 /* Column widths, for the header and every row. */
-enum { SK_W = 16, PID_W = 7, COMM_W = 15, STATE_W = 11 };
+enum { SK_W = 16, STATE_W = 11 };
 
 static const struct bpfkit_tool tool = {
 	.name = "tcpstates",
@@ -42,19 +42,16 @@ static void print_ms(const struct tcpstates_event *e)
 		printf("-\n");
 }
 
-static void print_json(const struct tcpstates_event *e)
+static void print_json(const void *event)
 {
+	const struct tcpstates_event *e = event;
 	struct bpfkit_json j;
 	char sk[24];
 
 	bpfkit_json_begin(&j, stdout, &e->rec);
 	snprintf(sk, sizeof(sk), "%llx", (unsigned long long)e->skaddr);
 	bpfkit_json_str(&j, "skaddr", sk, sizeof(sk));
-	if (e->owned) {
-		bpfkit_json_int(&j, "pid", e->pid);
-		bpfkit_json_int(&j, "uid", e->uid);
-		bpfkit_json_str(&j, "comm", e->comm, sizeof(e->comm));
-	}
+	bpfkit_json_owner(&j, e->pid, e->uid, e->owned ? e->comm : NULL);
 	bpfkit_json_flow(&j, &e->flow);
 	bpfkit_json_str(&j, "oldstate", bpfkit_tcp_state_name(e->oldstate),
 			STATE_W + 2);
@@ -65,34 +62,25 @@ static void print_json(const struct tcpstates_event *e)
 	bpfkit_json_end(&j);
 }
 
-static enum bpfkit_verdict print_event(void *ctx, const void *data, size_t size)
+static void print_row(const void *event)
 {
-	const struct tcpstates_event *e = data;
-	struct bpfkit_flow_text t;
+	const struct tcpstates_event *e = event;
 
-	/* Records come whole; perf may pad the end. */
-	if (size < sizeof(*e))
-		return BPFKIT_UNREADABLE;
-	if (bpfkit_output_json()) {
-		print_json(e);
-		return BPFKIT_SHOWN;
-	}
-	bpfkit_flow_text(&e->flow, &t);
 	bpfkit_print_time(&e->rec);
 	printf("%-*llx ", SK_W, (unsigned long long)e->skaddr);
-	if (e->owned) {
-		printf("%-*u ", PID_W, e->pid);
-		bpfkit_print_str(e->comm, sizeof(e->comm), COMM_W);
-	} else {
-		/* No change in a task of its own yet. */
-		printf("%-*s %-*s ", PID_W, "-", COMM_W, "-");
-	}
-	printf(BPFKIT_FLOW_COLS " %-*s %-*s ", BPFKIT_FLOW_ARGS(t), STATE_W,
-	       bpfkit_tcp_state_name(e->oldstate), STATE_W,
-	       bpfkit_tcp_state_name(e->newstate));
+	/* Not owned: no change in a task of its own yet. */
+	bpfkit_print_task(e->pid, e->owned ? e->comm : NULL);
+	bpfkit_print_flow(&e->flow);
+	printf(" %-*s %-*s ", STATE_W, bpfkit_tcp_state_name(e->oldstate),
+	       STATE_W, bpfkit_tcp_state_name(e->newstate));
 	print_ms(e);
-	return BPFKIT_SHOWN;
 }
+
+static struct bpfkit_printer printer = {
+	.size = sizeof(struct tcpstates_event),
+	.text = print_row,
+	.json = print_json,
+};
 
 int main(int argc, char **argv)
 {
@@ -114,13 +102,13 @@ int main(int argc, char **argv)
 		goto cleanup;
 
 	/* Open the event channel, then attach to the state changes. */
-	err = bpfkit_attach(skel->skeleton, print_event, NULL, &ch);
+	err = bpfkit_attach(skel->skeleton, bpfkit_print_event, &printer, &ch);
 	if (err)
 		goto cleanup;
 
 	/* Print the header, then changes until the end. */
 	bpfkit_print_header("%-*s %-*s %-*s %s %-*s %-*s MS\n", SK_W, "SKADDR",
-			    PID_W, "PID", COMM_W, "COMM",
+			    BPFKIT_PID_W, "PID", BPFKIT_COMM_W, "COMM",
 			    bpfkit_flow_header('L', 'R'), STATE_W, "OLDSTATE",
 			    STATE_W, "NEWSTATE");
 	err = bpfkit_run(ch, NULL);

@@ -98,6 +98,28 @@ static __u32 ring_size(unsigned int pages)
 	return size;
 }
 
+enum bpfkit_verdict bpfkit_print_event(void *ctx, const void *data, size_t size)
+{
+	const struct bpfkit_printer *p = ctx;
+	int err;
+
+	/* Records come whole; perf may pad the end. */
+	if (size < p->size)
+		return BPFKIT_UNREADABLE;
+	err = p->count ? p->count(data) : 0;
+	if (err) {
+		bpfkit_fail(p->counting, err);
+		bpfkit_stop();
+	}
+	if (err || bpfkit_output_counts())
+		return BPFKIT_SHOWN;
+	if (bpfkit_output_json())
+		p->json(data);
+	else
+		p->text(data);
+	return BPFKIT_SHOWN;
+}
+
 void bpfkit_channel_cfg_init(struct bpfkit_channel_cfg *cfg,
 			     const struct bpfkit_channel_opts *opts)
 {

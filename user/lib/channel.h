@@ -56,6 +56,28 @@ enum bpfkit_verdict {
 typedef enum bpfkit_verdict (*bpfkit_event_fn)(void *ctx, const void *data,
 					       size_t size);
 
+/*
+ * A tool's events printed from parts: bpfkit_print_event() with the
+ * printer as its context reads each record as they say.
+ */
+struct bpfkit_printer {
+	size_t size; /* the event's: a shorter record is unreadable */
+	/*
+	 * Count an event (for -C or metrics), or NULL: 0, or -errno when it
+	 * could not be: then "failed to COUNTING: ..." and the run stops.
+	 * With counts instead of events (bpfkit_output_counts()), events are
+	 * counted, not printed.
+	 */
+	int (*count)(const void *event);
+	const char *counting; /* e.g. "count connects" */
+	void (*text)(const void *event); /* its row on stdout */
+	void (*json)(const void *event); /* its JSON Lines object, with -j */
+};
+
+/* A bpfkit_event_fn: DATA printed as CTX, a struct bpfkit_printer, says. */
+enum bpfkit_verdict bpfkit_print_event(void *ctx, const void *data,
+				       size_t size);
+
 struct bpfkit_channel;
 
 /*

@@ -827,6 +827,10 @@ static error_t parse_key(int key, char *arg, struct argp_state *state)
 			 tool->binary->name);
 		return bpfkit_parse_elf(name, arg, tool->binary->path);
 	}
+	if (tool->counts && key == 'C') {
+		bpfkit_opts.output.counts = true;
+		return 0;
+	}
 	err = tool->own_parser ? tool->own_parser(key, arg, state) :
 				 ARGP_ERR_UNKNOWN;
 	if (err == ARGP_ERR_UNKNOWN && key == ARGP_KEY_ARG &&
@@ -883,6 +887,12 @@ void bpfkit_parse(const struct bpfkit_tool *tool, int argc, char **argv)
 	for (own = tool->own_options;
 	     own && (own->name || own->key || own->doc); own++)
 		options[n++] = *own;
+	if (tool->counts)
+		options[n++] = (struct argp_option){
+			.name = "count",
+			.key = 'C',
+			.doc = tool->counts,
+		};
 	for (i = 0; i < sizeof(common_options) / sizeof(common_options[0]);
 	     i++) {
 		unsigned int mask = common_options[i].mask;

@@ -101,6 +101,14 @@ struct bpfkit_tool {
 	const struct bpfkit_binary_opt *binary; /* first of its own, or NULL */
 	/* Checked before anything loads; ended by {}, or NULL. */
 	const struct bpfkit_tracepoint *tracepoints;
+	/*
+	 * -C/--count's help (what the tool counts, e.g. "Count connects per
+	 * destination, printed at exit"), or NULL: no -C. With -C, events are
+	 * counted, not printed (bpfkit_output_counts()).
+	 */
+	const char *counts;
+	/* Its own series of a scrape (--metrics, --textfile), or NULL. */
+	bpfkit_metrics_fill_fn metrics;
 };
 
 /*

@@ -64,6 +64,14 @@ void bpfkit_flow_text(const struct bpfkit_flow *flow,
 	t->dport = flow->dport;
 }
 
+void bpfkit_print_flow(const struct bpfkit_flow *flow)
+{
+	struct bpfkit_flow_text t;
+
+	bpfkit_flow_text(flow, &t);
+	printf(BPFKIT_FLOW_COLS, BPFKIT_FLOW_ARGS(t));
+}
+
 const char *bpfkit_flow_header(char src, char dst)
 {
 	static char header[80];

@@ -74,6 +74,9 @@ void bpfkit_flow_text(const struct bpfkit_flow *flow,
 #define BPFKIT_FLOW_COLS "%-2d %-25s %5u %-25s %5u"
 #define BPFKIT_FLOW_ARGS(t) (t).ip, (t).saddr, (t).sport, (t).daddr, (t).dport
 
+/* FLOW's columns (BPFKIT_FLOW_COLS) on stdout. */
+void bpfkit_print_flow(const struct bpfkit_flow *flow);
+
 /*
  * Their header, the source's columns named SRC ('L': LADDR, LPORT; 'S':
  * SADDR, SPORT) and the destination's DST ('R', 'D').

@@ -28,6 +28,11 @@ bool bpfkit_output_json(void)
 	return opts.json;
 }
 
+bool bpfkit_output_counts(void)
+{
+	return opts.counts;
+}
+
 bool bpfkit_output_timed(void)
 {
 	return opts.wall_time || opts.rel_time;
@@ -109,7 +114,7 @@ void bpfkit_print_header(const char *fmt, ...)
 {
 	va_list ap;
 
-	if (opts.json)
+	if (opts.json || opts.counts)
 		return;
 	if (opts.wall_time)
 		printf("%-8s ", "TIME");
@@ -262,6 +267,16 @@ void bpfkit_print_str(const char *s, size_t len, int width)
 	printf("%*s ", n < (size_t)width ? width - (int)n : 0, "");
 }
 
+void bpfkit_print_task(__u32 pid, const char *comm)
+{
+	if (!comm) {
+		printf("%-*s %-*s ", BPFKIT_PID_W, "-", BPFKIT_COMM_W, "-");
+		return;
+	}
+	printf("%-*u ", BPFKIT_PID_W, pid);
+	bpfkit_print_str(comm, BPFKIT_COMM_LEN, BPFKIT_COMM_W);
+}
+
 static void key(struct bpfkit_json *j, const char *k)
 {
 	if (!j->first)
@@ -340,6 +355,16 @@ void bpfkit_json_task(struct bpfkit_json *j, __u32 pid, __u32 tid, __u32 uid,
 {
 	bpfkit_json_uint(j, "pid", pid);
 	bpfkit_json_uint(j, "tid", tid);
+	bpfkit_json_uint(j, "uid", uid);
+	bpfkit_json_str(j, "comm", comm, BPFKIT_COMM_LEN);
+}
+
+void bpfkit_json_owner(struct bpfkit_json *j, __u32 pid, __u32 uid,
+		       const char *comm)
+{
+	if (!comm)
+		return;
+	bpfkit_json_uint(j, "pid", pid);
 	bpfkit_json_uint(j, "uid", uid);
 	bpfkit_json_str(j, "comm", comm, BPFKIT_COMM_LEN);
 }

@@ -18,6 +18,7 @@ struct bpfkit_output_opts {
 	bool json; /* -j: JSON Lines instead of columns */
 	bool wall_time; /* -T: wall-clock time column */
 	bool rel_time; /* -t: seconds since start column */
+	bool counts; /* a tool's -C: counts at exit instead of events */
 };
 
 /* Print as OPTS says from now on; columns without time until called. */
@@ -50,9 +51,13 @@ int bpfkit_output_flush(void);
  */
 int bpfkit_check_stdout(void);
 
+/* A tool's counts at exit instead of its events (its -C)? */
+bool bpfkit_output_counts(void);
+
 /*
  * Print the -T/-t time headers, then FMT: the tool's own column names.
- * Prints nothing with -j, since JSON Lines need no header.
+ * Prints nothing with -j, since JSON Lines need no header, nor with
+ * counts instead of events.
  */
 void bpfkit_print_header(const char *fmt, ...)
 	__attribute__((format(printf, 1, 2)));
@@ -74,6 +79,16 @@ size_t bpfkit_col_escape(FILE *f, const char *s, size_t len, bool quote);
 
 /* A kernel string as "%-WIDTH.LENs ": escaped, padded, then one space. */
 void bpfkit_print_str(const char *s, size_t len, int width);
+
+/* The widths of a task's PID and COMM columns. */
+#define BPFKIT_PID_W 7
+#define BPFKIT_COMM_W 15
+
+/*
+ * A task's PID and COMM (kernel bytes, BPFKIT_COMM_LEN at most) columns,
+ * each followed by a space; COMM NULL: no task is known, "-" in both.
+ */
+void bpfkit_print_task(__u32 pid, const char *comm);
 
 /* One JSON object being written to F. */
 struct bpfkit_json {
@@ -111,6 +126,9 @@ void bpfkit_json_object_end(struct bpfkit_json *j);
  */
 void bpfkit_json_task(struct bpfkit_json *j, __u32 pid, __u32 tid, __u32 uid,
 		      const char *comm);
+/* "pid", "uid" and "comm" of a task; none when COMM is NULL (none known). */
+void bpfkit_json_owner(struct bpfkit_json *j, __u32 pid, __u32 uid,
+		       const char *comm);
 /* Close the object and end the line. */
 void bpfkit_json_end(struct bpfkit_json *j);
 

@@ -56,6 +56,8 @@ void bpfkit_setup(const struct bpfkit_tool *tool, int argc, char **argv)
 	for (tp = tool->tracepoints; tp && tp->name; tp++)
 		if (bpfkit_require_tracepoint(tp->category, tp->name, tp->why))
 			exit(BPFKIT_EXIT_FAIL);
+	if (tool->metrics)
+		bpfkit_metrics_source(tool->metrics, NULL);
 	bpfkit_phase("command line and preflight");
 	/*
 	 * With metrics but no --print, the terminal output (headers, events,
