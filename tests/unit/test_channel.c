@@ -4,7 +4,8 @@
  * (fake ones, handing over their records the way libbpf's reader does) in
  * time order, the passes it ends (a stop, the pass's time, the horizon)
  * with nothing lost or repeated, the 8-byte alignment of the data handed
- * to the tool, the lost records counted, and the loss accounting.
+ * to the tool, the lost records counted, the loss accounting, and the
+ * printers that read records for a tool.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -16,6 +17,8 @@
 #include <linux/perf_event.h>
 #include <cmocka.h>
 #include "channel.h"
+#include "output.h"
+#include "run.h"
 
 #define NR_CPUS 3
 #define SOURCE_BYTES 8192
@@ -450,6 +453,71 @@ static void test_accounting_reasons(void **state)
 	assert_int_equal(s.shown + s.filtered + s.lost, s.produced);
 }
 
+/* What a printer's parts were called for. */
+static struct {
+	int counted, text, json;
+	int count_err; /* what count returns */
+} calls;
+
+static int count_part(const void *event)
+{
+	calls.counted++;
+	return calls.count_err;
+}
+
+static void text_part(const void *event)
+{
+	calls.text++;
+}
+
+static void json_part(const void *event)
+{
+	calls.json++;
+}
+
+/*
+ * A printer reads a record whole or calls it unreadable, counts it, then
+ * prints it as text or JSON; with counts instead of events (-C) it only
+ * counts; a count that fails stops the run, the record not printed.
+ */
+static void test_printer(void **state)
+{
+	struct bpfkit_printer p = { .size = 16,
+				    .count = count_part,
+				    .counting = "count tests",
+				    .text = text_part,
+				    .json = json_part };
+	struct bpfkit_output_opts o = {};
+	__u64 rec[3] = {};
+
+	memset(&calls, 0, sizeof(calls));
+	bpfkit_output_init(&o);
+	assert_int_equal(bpfkit_print_event(&p, rec, 15), BPFKIT_UNREADABLE);
+	assert_int_equal(calls.counted + calls.text + calls.json, 0);
+	assert_int_equal(bpfkit_print_event(&p, rec, 24), BPFKIT_SHOWN);
+	assert_int_equal(calls.counted, 1);
+	assert_int_equal(calls.text, 1);
+	o.json = true;
+	bpfkit_output_init(&o);
+	assert_int_equal(bpfkit_print_event(&p, rec, 16), BPFKIT_SHOWN);
+	assert_int_equal(calls.json, 1);
+	o.counts = true;
+	bpfkit_output_init(&o);
+	assert_int_equal(bpfkit_print_event(&p, rec, 16), BPFKIT_SHOWN);
+	assert_int_equal(calls.counted, 3);
+	assert_int_equal(calls.text + calls.json, 2);
+	o = (struct bpfkit_output_opts){};
+	bpfkit_output_init(&o);
+	assert_int_equal(*bpfkit_stop_flag(), 0);
+	calls.count_err = -ENOMEM;
+	assert_int_equal(bpfkit_print_event(&p, rec, 16), BPFKIT_SHOWN);
+	assert_int_equal(calls.text + calls.json, 2);
+	assert_int_not_equal(*bpfkit_stop_flag(), 0);
+	p.count = NULL;
+	assert_int_equal(bpfkit_print_event(&p, rec, 16), BPFKIT_SHOWN);
+	assert_int_equal(calls.text, 2);
+}
+
 #define TEST(f) cmocka_unit_test_setup_teardown(f, reset, teardown)
 
 int main(void)
@@ -467,6 +535,7 @@ int main(void)
 		TEST(test_accounting),
 		TEST(test_accounting_unreported_drops),
 		TEST(test_accounting_reasons),
+		TEST(test_printer),
 	};
 
 	return cmocka_run_group_tests_name("channel", tests, NULL, NULL);

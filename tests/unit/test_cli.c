@@ -265,6 +265,32 @@ static void test_filter_encoding(void **state)
 	assert_int_equal(bpfkit_opts.filter.uid, 65534);
 }
 
+/*
+ * A tool that says what it counts offers -C/--count: its counts at exit
+ * instead of its events, and no header; -C is -C/--cpus elsewhere.
+ */
+static void test_counts_option(void **state)
+{
+	static const struct bpfkit_tool counter = {
+		.name = "test-cli",
+		.doc = "test",
+		.counts = "Count tests, printed at exit",
+	};
+	static const struct bpfkit_tool totals = {
+		.name = "test-cli",
+		.doc = "test",
+		.options = BPFKIT_OPT_HIST | BPFKIT_OPT_TOTALS,
+	};
+	char *argv[] = { "test-cli", "-C", NULL };
+
+	bpfkit_parse(&totals, 2, argv);
+	assert_true(bpfkit_opts.hist.per_cpu);
+	assert_false(bpfkit_output_counts());
+	bpfkit_parse(&counter, 2, argv);
+	assert_true(bpfkit_opts.output.counts);
+	assert_true(bpfkit_output_counts());
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -276,6 +302,7 @@ int main(void)
 		cmocka_unit_test(test_common_options),
 		cmocka_unit_test(test_metrics_options),
 		cmocka_unit_test(test_block_time_options),
+		cmocka_unit_test(test_counts_option),
 		cmocka_unit_test(test_channel_cfg),
 		cmocka_unit_test(test_filter_encoding),
 	};

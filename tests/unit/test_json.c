@@ -11,9 +11,33 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 #include <cmocka.h>
 #include "cli.h"
 #include "output.h"
+
+/* What FN wrote to stdout. */
+static char *stdout_of(void (*fn)(const void *arg), const void *arg)
+{
+	FILE *f = tmpfile();
+	char *buf = calloc(1, 256);
+	int saved;
+
+	assert_non_null(f);
+	assert_non_null(buf);
+	fflush(stdout);
+	saved = dup(STDOUT_FILENO);
+	assert_true(saved >= 0);
+	assert_true(dup2(fileno(f), STDOUT_FILENO) >= 0);
+	fn(arg);
+	fflush(stdout);
+	assert_true(dup2(saved, STDOUT_FILENO) >= 0);
+	close(saved);
+	rewind(f);
+	assert_true(fread(buf, 1, 255, f) < 255);
+	fclose(f);
+	return buf;
+}
 
 /* Escape LEN bytes of S and compare with EXPECT (quotes included). */
 static void check_escape(const char *s, size_t len, const char *expect)
@@ -254,9 +278,54 @@ static void test_record_wall_time(void **state)
 	assert_true(!strcmp(got, before) || !strcmp(got, after));
 }
 
+static void print_known(const void *arg)
+{
+	bpfkit_print_task(181, "dd");
+}
+
+static void print_unknown(const void *arg)
+{
+	bpfkit_print_task(181, NULL);
+}
+
+/* A task's PID and COMM columns; "-" in both when no task is known. */
+static void test_task_columns(void **state)
+{
+	char *s = stdout_of(print_known, NULL);
+
+	assert_string_equal(s, "181     dd              ");
+	free(s);
+	s = stdout_of(print_unknown, NULL);
+	assert_string_equal(s, "-       -               ");
+	free(s);
+}
+
+/* A task's pid, uid and comm in JSON; nothing when none is known. */
+static void test_json_owner(void **state)
+{
+	struct bpfkit_json j;
+	char *buf = NULL;
+	size_t size = 0;
+	FILE *f = open_memstream(&buf, &size);
+
+	assert_non_null(f);
+	bpfkit_json_begin(&j, f, NULL);
+	bpfkit_json_owner(&j, 181, 1000, "dd");
+	bpfkit_json_end(&j);
+	bpfkit_json_begin(&j, f, NULL);
+	bpfkit_json_owner(&j, 181, 1000, NULL);
+	bpfkit_json_end(&j);
+	fclose(f);
+	assert_string_equal(buf,
+			    "{\"pid\":181,\"uid\":1000,\"comm\":\"dd\"}\n{}\n");
+	free(buf);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_task_columns),
+		cmocka_unit_test(test_json_owner),
 		cmocka_unit_test(test_plain),
 		cmocka_unit_test(test_quotes_and_backslashes),
 		cmocka_unit_test(test_control_bytes),

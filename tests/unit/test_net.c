@@ -22,6 +22,29 @@
 #include "net.h"
 #include "output.h"
 
+/* What FN wrote to stdout. */
+static char *stdout_of(void (*fn)(const void *arg), const void *arg)
+{
+	FILE *f = tmpfile();
+	char *buf = calloc(1, 256);
+	int saved;
+
+	assert_non_null(f);
+	assert_non_null(buf);
+	fflush(stdout);
+	saved = dup(STDOUT_FILENO);
+	assert_true(saved >= 0);
+	assert_true(dup2(fileno(f), STDOUT_FILENO) >= 0);
+	fn(arg);
+	fflush(stdout);
+	assert_true(dup2(saved, STDOUT_FILENO) >= 0);
+	close(saved);
+	rewind(f);
+	assert_true(fread(buf, 1, 255, f) < 255);
+	fclose(f);
+	return buf;
+}
+
 /* A flow of FAMILY from SADDR:SPORT to DADDR:DPORT (text addresses). */
 static struct bpfkit_flow flow_of(int family, const char *saddr, int sport,
 				  const char *daddr, int dport)
@@ -117,6 +140,28 @@ static void test_json_flow(void **state)
 			"\"daddr\":\"::1\",\"dport\":1}\n");
 	check_json(&mapped, "{\"ip\":4,\"saddr\":\"10.0.0.1\",\"sport\":5,"
 			    "\"daddr\":\"10.0.0.2\",\"dport\":443}\n");
+}
+
+static void print_flow(const void *flow)
+{
+	bpfkit_print_flow(flow);
+}
+
+/* A flow's columns: IP, then each side's address and port. */
+static void test_print_flow(void **state)
+{
+	struct bpfkit_flow v4 =
+		flow_of(AF_INET, "10.0.0.1", 43210, "10.0.0.2", 80);
+	struct bpfkit_flow v6 = flow_of(AF_INET6, "fe80::1", 5, "::1", 443);
+	char *s = stdout_of(print_flow, &v4);
+
+	assert_string_equal(s, "4  10.0.0.1                  43210 "
+			       "10.0.0.2                     80");
+	free(s);
+	s = stdout_of(print_flow, &v6);
+	assert_string_equal(s, "6  fe80::1                       5 "
+			       "::1                         443");
+	free(s);
 }
 
 static void test_state_names(void **state)
@@ -241,6 +286,7 @@ int main(void)
 		cmocka_unit_test(test_unknown_family),
 		cmocka_unit_test(test_flow_family),
 		cmocka_unit_test(test_json_flow),
+		cmocka_unit_test(test_print_flow),
 		cmocka_unit_test(test_state_names),
 		cmocka_unit_test(test_ports),
 		cmocka_unit_test(test_bad_ports),
