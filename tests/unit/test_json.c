@@ -300,7 +300,10 @@ static void test_task_columns(void **state)
 	free(s);
 }
 
-/* A task's pid, uid and comm in JSON; nothing when none is known. */
+/*
+ * A task's pid, uid and comm in JSON, nothing when none is known; a
+ * task's pid, tid, uid and comm.
+ */
 static void test_json_owner(void **state)
 {
 	struct bpfkit_json j;
@@ -315,9 +318,14 @@ static void test_json_owner(void **state)
 	bpfkit_json_begin(&j, f, NULL);
 	bpfkit_json_owner(&j, 181, 1000, NULL);
 	bpfkit_json_end(&j);
+	bpfkit_json_begin(&j, f, NULL);
+	bpfkit_json_task(&j, 181, 182, 1000, "dd");
+	bpfkit_json_end(&j);
 	fclose(f);
-	assert_string_equal(buf,
-			    "{\"pid\":181,\"uid\":1000,\"comm\":\"dd\"}\n{}\n");
+	assert_string_equal(
+		buf,
+		"{\"pid\":181,\"uid\":1000,\"comm\":\"dd\"}\n{}\n"
+		"{\"pid\":181,\"tid\":182,\"uid\":1000,\"comm\":\"dd\"}\n");
 	free(buf);
 }
 

@@ -164,6 +164,17 @@ static void test_print_flow(void **state)
 	free(s);
 }
 
+/* The flow columns' header, the sides named as a tool sees them. */
+static void test_flow_header(void **state)
+{
+	assert_string_equal(bpfkit_flow_header('L', 'R'),
+			    "IP LADDR                     LPORT "
+			    "RADDR                     RPORT");
+	assert_string_equal(bpfkit_flow_header('S', 'D'),
+			    "IP SADDR                     SPORT "
+			    "DADDR                     DPORT");
+}
+
 static void test_state_names(void **state)
 {
 	assert_string_equal(bpfkit_tcp_state_name(BPFKIT_TCP_ESTABLISHED),
@@ -287,6 +298,7 @@ int main(void)
 		cmocka_unit_test(test_flow_family),
 		cmocka_unit_test(test_json_flow),
 		cmocka_unit_test(test_print_flow),
+		cmocka_unit_test(test_flow_header),
 		cmocka_unit_test(test_state_names),
 		cmocka_unit_test(test_ports),
 		cmocka_unit_test(test_bad_ports),

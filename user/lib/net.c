@@ -60,8 +60,6 @@ void bpfkit_flow_text(const struct bpfkit_flow *flow,
 	bpfkit_addr_str(flow->family, flow->saddr, t->saddr, sizeof(t->saddr));
 	bpfkit_addr_str(flow->family, flow->daddr, t->daddr, sizeof(t->daddr));
 	t->ip = bpfkit_flow_family(flow) == AF_INET ? 4 : 6;
-	t->sport = flow->sport;
-	t->dport = flow->dport;
 }
 
 void bpfkit_print_flow(const struct bpfkit_flow *flow)
@@ -69,7 +67,9 @@ void bpfkit_print_flow(const struct bpfkit_flow *flow)
 	struct bpfkit_flow_text t;
 
 	bpfkit_flow_text(flow, &t);
-	printf(BPFKIT_FLOW_COLS, BPFKIT_FLOW_ARGS(t));
+	printf("%-2d %-*s %*u %-*s %*u", t.ip, BPFKIT_ADDR_W, t.saddr,
+	       BPFKIT_PORT_W, flow->sport, BPFKIT_ADDR_W, t.daddr,
+	       BPFKIT_PORT_W, flow->dport);
 }
 
 const char *bpfkit_flow_header(char src, char dst)
@@ -93,9 +93,9 @@ void bpfkit_json_flow(struct bpfkit_json *j, const struct bpfkit_flow *flow)
 	bpfkit_flow_text(flow, &t);
 	bpfkit_json_uint(j, "ip", t.ip);
 	bpfkit_json_str(j, "saddr", t.saddr, sizeof(t.saddr));
-	bpfkit_json_uint(j, "sport", t.sport);
+	bpfkit_json_uint(j, "sport", flow->sport);
 	bpfkit_json_str(j, "daddr", t.daddr, sizeof(t.daddr));
-	bpfkit_json_uint(j, "dport", t.dport);
+	bpfkit_json_uint(j, "dport", flow->dport);
 }
 
 const char *bpfkit_tcp_state_name(int state)

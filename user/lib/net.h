@@ -6,9 +6,9 @@
  * JSON (addresses as strings, ports as numbers), TCP state names and the
  * kernel's packet drop reasons.
  *
- *	bpfkit_flow_text(&e->flow, &t);		then t.saddr, t.daddr
- *	printf(BPFKIT_FLOW_COLS "\n", BPFKIT_FLOW_ARGS(t));
- *	bpfkit_json_flow(&j, &e->flow);
+ *	bpfkit_print_flow(&e->flow);		its columns
+ *	bpfkit_json_flow(&j, &e->flow);		its JSON fields
+ *	bpfkit_flow_text(&e->flow, &t);		or t.saddr, t.daddr
  */
 #ifndef BPFKIT_NET_USER_H
 #define BPFKIT_NET_USER_H
@@ -42,13 +42,11 @@ int bpfkit_flow_family(const struct bpfkit_flow *flow);
 const char *bpfkit_addr_str(int family, const __u8 *addr, char *buf,
 			    size_t len);
 
-/* A flow as its columns show it: addresses as text, and the ports. */
+/* A flow's two addresses as text. */
 struct bpfkit_flow_text {
 	char saddr[INET6_ADDRSTRLEN];
 	char daddr[INET6_ADDRSTRLEN];
 	int ip; /* 4 or 6: the family shown */
-	unsigned int sport;
-	unsigned int dport;
 };
 
 void bpfkit_flow_text(const struct bpfkit_flow *flow,
@@ -65,16 +63,9 @@ void bpfkit_flow_text(const struct bpfkit_flow *flow,
 #define BPFKIT_PORT_W 5
 
 /*
- * A flow's columns in a row, "IP SADDR SPORT DADDR DPORT" (the widths
- * above), as printf's format and its arguments from struct
- * bpfkit_flow_text T:
- *
- *	printf(BPFKIT_FLOW_COLS " %s\n", BPFKIT_FLOW_ARGS(t), state);
+ * FLOW's columns on stdout, "IP SADDR SPORT DADDR DPORT" (the widths
+ * above), with no space or newline after.
  */
-#define BPFKIT_FLOW_COLS "%-2d %-25s %5u %-25s %5u"
-#define BPFKIT_FLOW_ARGS(t) (t).ip, (t).saddr, (t).sport, (t).daddr, (t).dport
-
-/* FLOW's columns (BPFKIT_FLOW_COLS) on stdout. */
 void bpfkit_print_flow(const struct bpfkit_flow *flow);
 
 /*
