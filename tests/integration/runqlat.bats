@@ -92,10 +92,12 @@ teardown() {
 }
 
 @test "runqlat: -u and -c select the waiting task by its user and its name" {
+	# setpriv last: it execs the helper itself, as root may still reach it
+	# in a build under /root; taskset as nobody could not.
 	local user=(setpriv --reuid=65534 --regid=65534 --clear-groups)
 	BURST_ARGS=(1000 0)
-	burst A "${user[@]}" taskset -c 1
-	burst B "${user[@]}" taskset -c 1
+	burst A taskset -c 1 "${user[@]}"
+	burst B taskset -c 1 "${user[@]}"
 	start_tool runqlat -j -u 65534 -c burst
 	go
 	check_hist_json "$OUT"
