@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * pipe-block GOFILE [MS]: print our pid, wait until GOFILE exists, then
- * block in bk_block_read(), a read(2) on a pipe that a child named
- * "pipe-waker" writes to from bk_wake_write() after MS milliseconds
- * (default 1000), and exit; the child exits 1 s after its write (a
- * waker's memory maps are read while it runs). Built with frame pointers, and the read and
+ * pipe-block GOFILE [MS [LINGER_MS]]: print our pid, wait until GOFILE
+ * exists, then block in bk_block_read(), a read(2) on a pipe that a child
+ * named "pipe-waker" writes to from bk_wake_write() after MS milliseconds
+ * (default 1000), and exit; the child exits LINGER_MS (default 1000)
+ * after its write (a waker's memory maps are read while it runs). Built with frame pointers, and the read and
  * the write are system calls made from those functions themselves (libc's
  * read() has no frame pointer, which would hide its caller), so that
  * offcputime.bats sees main;bk_block_read above the kernel's frames and
@@ -48,10 +48,11 @@ int main(int argc, char **argv)
 {
 	struct timespec nap = { 0, 10 * 1000000 };
 	long ms = argc > 2 ? atol(argv[2]) : 1000;
+	long linger_ms = argc > 3 ? atol(argv[3]) : 1000;
 	int fds[2];
 
 	if (argc < 2 || pipe(fds)) {
-		fprintf(stderr, "usage: pipe-block GOFILE [MS]\n");
+		fprintf(stderr, "usage: pipe-block GOFILE [MS [LINGER_MS]]\n");
 		return 2;
 	}
 	printf("%d\n", getpid());
@@ -60,7 +61,8 @@ int main(int argc, char **argv)
 		nanosleep(&nap, NULL);
 	if (fork() == 0) {
 		struct timespec wait = { ms / 1000, ms % 1000 * 1000000 };
-		struct timespec linger = { 1, 0 };
+		struct timespec linger = { linger_ms / 1000,
+					   linger_ms % 1000 * 1000000 };
 		long written;
 
 		prctl(PR_SET_NAME, "pipe-waker");

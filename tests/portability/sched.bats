@@ -41,7 +41,10 @@ cpudist_bursts() {
 # blocks 1 s in read(2) until its child pipe-waker writes.
 block_traced() {
 	local go=$BATS_TEST_TMPDIR/go i
-	"$HELPERS/pipe-block" "$go" >"$BATS_TEST_TMPDIR/pid" &
+	# The waker lingers 5 s after its write, not 1: its memory maps must
+	# still be there when the tool stops and names its frames, which a
+	# loaded emulated guest can take over a second to get to.
+	"$HELPERS/pipe-block" "$go" 1000 5000 >"$BATS_TEST_TMPDIR/pid" &
 	PID=$!
 	JOBS+=" $PID"
 	await "$BATS_TEST_TMPDIR/pid" '^[0-9]+$'
