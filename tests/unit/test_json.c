@@ -13,31 +13,9 @@
 #include <time.h>
 #include <unistd.h>
 #include <cmocka.h>
+#include "capture.h"
 #include "cli.h"
 #include "output.h"
-
-/* What FN wrote to stdout. */
-static char *stdout_of(void (*fn)(const void *arg), const void *arg)
-{
-	FILE *f = tmpfile();
-	char *buf = calloc(1, 256);
-	int saved;
-
-	assert_non_null(f);
-	assert_non_null(buf);
-	fflush(stdout);
-	saved = dup(STDOUT_FILENO);
-	assert_true(saved >= 0);
-	assert_true(dup2(fileno(f), STDOUT_FILENO) >= 0);
-	fn(arg);
-	fflush(stdout);
-	assert_true(dup2(saved, STDOUT_FILENO) >= 0);
-	close(saved);
-	rewind(f);
-	assert_true(fread(buf, 1, 255, f) < 255);
-	fclose(f);
-	return buf;
-}
 
 /* Escape LEN bytes of S and compare with EXPECT (quotes included). */
 static void check_escape(const char *s, size_t len, const char *expect)
