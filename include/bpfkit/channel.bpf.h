@@ -13,6 +13,7 @@
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
 #include "bpfkit/channel.h"
+#include "bpfkit/overload.bpf.h"
 
 const volatile struct bpfkit_channel_cfg bpfkit_channel_cfg = {
 	.wakeup = 1,
@@ -120,6 +121,8 @@ static __always_inline long bpfkit_emit_perf(void *ctx, const void *data,
  * woken once bpfkit_channel_cfg.wakeup records are pending, or at once when
  * it was last woken longer than wakeup_budget_ns ago (so a lone record is
  * not kept waiting), and flushes whatever is left on its poll timeout.
+ * An event bpfkit_admit() turns away (--sample, --rate-limit) is counted
+ * produced and sampled or throttled, and returns 0 unsent.
  */
 static __always_inline long bpfkit_emit(void *ctx, struct bpfkit_record *rec,
 					__u64 size)
@@ -132,6 +135,8 @@ static __always_inline long bpfkit_emit(void *ctx, struct bpfkit_record *rec,
 	if (!stats)
 		return -1;
 	__sync_fetch_and_add(&stats->produced, 1);
+	if (!bpfkit_admit(stats))
+		return 0;
 
 	rec->ktime_ns = bpf_ktime_get_ns();
 	if (bpfkit_channel_cfg.ringbuf)

@@ -36,6 +36,10 @@ struct bpfkit_stats {
 	__u64 dropped; /* records that found no room in the buffer */
 	__u64 staging_full; /* events a staging map had no room for */
 	__u64 read_failed; /* events whose staged or scratch entry was missing */
+	/* Overload control (bpfkit/overload.bpf.h): events not sent, on purpose */
+	__u64 throttled; /* by a --rate-limit or --max-cpu budget */
+	__u64 sampled; /* left out by --sample */
+	__u64 limit_misses; /* keys bpfkit_buckets had no bucket for */
 };
 
 #endif /* BPFKIT_CHANNEL_CFG_H */

@@ -47,6 +47,7 @@ struct bpfkit_channel {
 	/* Links of skel's programs besides its own (bpfkit_channel_add_link) */
 	struct bpf_link **links;
 	size_t nr_links;
+	struct bpfkit_overload *overload; /* --rate-limit, --sample, --max-cpu */
 };
 
 /* A sample as libbpf hands it over: its data follows a 4-byte size. */
@@ -367,6 +368,7 @@ static int open_perf(struct bpfkit_channel *ch, struct bpf_object *obj)
 }
 
 static void report_loss(struct bpfkit_channel *ch);
+static void overload_tick(struct bpfkit_channel *ch, bool final);
 
 /*
  * Start a pass of reading: it ends after PASS_NS, or on a stop; on the perf
@@ -409,6 +411,7 @@ static int on_wakeup(void *ctx)
 		report_loss(ch);
 		ch->next_report_ns = now_ns() + LOSS_REPORT_NS;
 	}
+	overload_tick(ch, false);
 	return 0;
 }
 
@@ -472,6 +475,11 @@ bpfkit_channel_open(struct bpf_object_skeleton *skel,
 		err = watch_buffers(ch);
 	if (err)
 		goto err_out;
+	ch->overload = bpfkit_overload_open(skel, &opts->overload);
+	if (!ch->overload) {
+		err = -errno;
+		goto err_out;
+	}
 	return ch;
 
 err_out:
@@ -493,6 +501,9 @@ void bpfkit_channel_tally(const struct bpfkit_stats *percpu, int ncpus,
 		dropped += percpu[i].dropped;
 		stats->staging_full += percpu[i].staging_full;
 		stats->read_failed += percpu[i].read_failed;
+		stats->throttled += percpu[i].throttled;
+		stats->sampled += percpu[i].sampled;
+		stats->limit_misses += percpu[i].limit_misses;
 	}
 	/*
 	 * Every record perf reports lost also failed in BPF and was counted
@@ -667,7 +678,8 @@ void bpfkit_channel_drain(struct bpfkit_channel *ch)
 		}
 		if (s.delivered == last.delivered &&
 		    s.produced == last.produced && s.lost == last.lost) {
-			if (s.delivered + s.lost == s.produced &&
+			if (s.delivered + s.lost + s.throttled + s.sampled ==
+				    s.produced &&
 			    idle_ns >= SETTLE_NS)
 				break;
 			pause_ns(SETTLE_NS);
@@ -678,6 +690,7 @@ void bpfkit_channel_drain(struct bpfkit_channel *ch)
 		last = s;
 	}
 	report_loss(ch);
+	overload_tick(ch, true);
 }
 
 /*
@@ -702,11 +715,47 @@ static __u64 skipped_runs(const struct bpfkit_channel *ch)
 	return n;
 }
 
+/* Overload control's part of the channel: reports once a second. */
+static void overload_tick(struct bpfkit_channel *ch, bool final)
+{
+	struct bpfkit_channel_stats s;
+
+	if (ch->overload && !bpfkit_channel_stats(ch, &s))
+		bpfkit_overload_tick(ch->overload, s.produced, s.throttled,
+				     s.sampled, final);
+}
+
+/* The summary's ", T throttled, S sampled" into BUF (from after the ")"). */
+static void overload_text(const struct bpfkit_channel_stats *s, char *buf,
+			  size_t size)
+{
+	size_t n = 0;
+
+	if (size)
+		*buf = '\0';
+	if (s->throttled && size > 1)
+		n += snprintf(buf, size, ", %llu throttled", s->throttled);
+	if (s->sampled && n + 1 < size)
+		snprintf(buf + n, size - n, ", %llu sampled", s->sampled);
+}
+
+/* The JSON summary's overload counts (always, so the identity reads). */
+static void overload_json(const struct bpfkit_channel *ch,
+			  const struct bpfkit_channel_stats *s,
+			  struct bpfkit_json *j)
+{
+	bpfkit_json_uint(j, "throttled", s->throttled);
+	bpfkit_json_uint(j, "sampled", s->sampled);
+	bpfkit_json_uint(j, "limit_misses", s->limit_misses);
+	bpfkit_overload_summary_json(ch->overload, j);
+}
+
 void bpfkit_channel_summarize(struct bpfkit_channel *ch)
 {
 	struct bpfkit_channel_stats s;
 	struct bpfkit_json j;
 	char why[128] = "";
+	char more[64]; /* ", T throttled, S sampled" */
 	size_t i, n = 0;
 	__u64 skipped;
 
@@ -723,6 +772,7 @@ void bpfkit_channel_summarize(struct bpfkit_channel *ch)
 					 lost_for(&s, i));
 		bpfkit_json_uint(&j, "produced", s.produced);
 		bpfkit_json_uint(&j, "skipped_runs", skipped);
+		overload_json(ch, &s, &j);
 		bpfkit_json_end(&j);
 	}
 	if (bpfkit_output_flush())
@@ -736,11 +786,14 @@ void bpfkit_channel_summarize(struct bpfkit_channel *ch)
 	}
 	if (n && n < sizeof(why))
 		snprintf(why + n, sizeof(why) - n, ")");
+	overload_text(&s, more, sizeof(more));
 	if (s.filtered)
-		bpfkit_error("%llu events, %llu lost%s, %llu filtered", s.shown,
-			     s.lost, why, s.filtered);
+		bpfkit_error("%llu events, %llu lost%s, %llu filtered%s",
+			     s.shown, s.lost, why, s.filtered, more);
 	else
-		bpfkit_error("%llu events, %llu lost%s", s.shown, s.lost, why);
+		bpfkit_error("%llu events, %llu lost%s%s", s.shown, s.lost, why,
+			     more);
+	bpfkit_overload_summary_text(ch->overload);
 	/* Events the programs never saw: say so, since no count holds them. */
 	if (skipped)
 		bpfkit_error(
@@ -763,6 +816,7 @@ void bpfkit_channel_free(struct bpfkit_channel *ch)
 	perf_buffer__free(ch->pb);
 	perf_buffer__free(ch->doorbells);
 	ring_buffer__free(ch->rb);
+	bpfkit_overload_free(ch->overload);
 	free(ch->percpu);
 	free(ch);
 }

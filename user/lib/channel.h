@@ -20,6 +20,7 @@
 #include <linux/perf_event.h>
 #include <bpf/libbpf.h>
 #include "bpfkit/channel.h"
+#include "overload.h"
 
 /* Which buffer carries records from the kernel. */
 enum bpfkit_transport {
@@ -33,6 +34,8 @@ struct bpfkit_channel_opts {
 	unsigned int pages; /* buffer size, in pages per CPU */
 	unsigned int wakeup; /* records per reader wakeup */
 	unsigned int latency_ms; /* longest wait before a flush */
+	/* --rate-limit, --rate-limit-by, --sample, --max-cpu (overload.h) */
+	struct bpfkit_overload_opts overload;
 };
 
 #define BPFKIT_CHANNEL_DEFAULTS                                               \
@@ -81,8 +84,9 @@ enum bpfkit_verdict bpfkit_print_event(void *ctx, const void *data,
 struct bpfkit_channel;
 
 /*
- * Every produced event is delivered or lost: delivered + lost == produced
- * once the channel is drained. A delivered record was shown or filtered.
+ * Every produced event is delivered, lost, or on purpose not sent:
+ * delivered + lost + throttled + sampled == produced once the channel is
+ * drained. A delivered record was shown or filtered.
  */
 struct bpfkit_channel_stats {
 	__u64 produced; /* events the BPF side emitted or gave up (bpfkit_drop) */
@@ -94,6 +98,10 @@ struct bpfkit_channel_stats {
 	__u64 staging_full; /* events a BPF staging map had no room for */
 	__u64 read_failed; /* events whose staged entry was missing in BPF,
 			    * or records too short for the tool to read */
+	/* Overload control: events not sent, on purpose (overload.h) */
+	__u64 throttled; /* by --rate-limit or --max-cpu */
+	__u64 sampled; /* left out by --sample */
+	__u64 limit_misses; /* keys that found no rate-limit bucket */
 };
 
 /*

@@ -46,6 +46,12 @@ enum {
 	OPT_MAX_SERIES,
 	OPT_DROP_PRIVILEGES,
 	OPT_DISK,
+	/* Overload control */
+	OPT_RATE_LIMIT,
+	OPT_RATE_LIMIT_BY,
+	OPT_SAMPLE,
+	OPT_SAMPLE_RANDOM,
+	OPT_MAX_CPU,
 };
 
 /* Histogram tools and event tools serve metrics too. */
@@ -165,6 +171,28 @@ static const struct {
 	{ BPFKIT_OPT_CHANNEL,
 	  { "latency", OPT_LATENCY, "MS", 0,
 	    "Longest delay before a record is printed (default 100)", 0 } },
+	/* Overload control (overload.h): every event tool, no code of its own */
+	{ BPFKIT_OPT_CHANNEL,
+	  { NULL, 0, NULL, 0,
+	    "Overload control (default: every event; what is left out is counted):",
+	    31 } },
+	{ BPFKIT_OPT_CHANNEL,
+	  { "rate-limit", OPT_RATE_LIMIT, "N", 0,
+	    "Send at most N events a second (in the kernel; the rest throttled)",
+	    0 } },
+	{ BPFKIT_OPT_CHANNEL,
+	  { "rate-limit-by", OPT_RATE_LIMIT_BY, "KEY", 0,
+	    "Apply --rate-limit to each pid, cgroup or comm instead", 0 } },
+	{ BPFKIT_OPT_CHANNEL,
+	  { "sample", OPT_SAMPLE, "N", 0,
+	    "Keep the events of 1 process in N (whole processes)", 0 } },
+	{ BPFKIT_OPT_CHANNEL,
+	  { "sample-random", OPT_SAMPLE_RANDOM, NULL, 0,
+	    "With --sample, keep 1 event in N instead, at random", 0 } },
+	{ BPFKIT_OPT_CHANNEL,
+	  { "max-cpu", OPT_MAX_CPU, "PERCENT", 0,
+	    "Lower the event budget while the tool uses more CPU than this",
+	    0 } },
 	{ METRICS_MASK, { NULL, 0, NULL, 0, "Prometheus metrics:", 35 } },
 	{ METRICS_MASK,
 	  { "metrics", OPT_METRICS, "ADDR:PORT", 0,
@@ -202,7 +230,7 @@ static const struct {
 	{ 0, { "version", 'V', NULL, 0, "Show the version", 0 } },
 };
 
-#define MAX_OPTIONS 64
+#define MAX_OPTIONS 96
 
 static const struct bpfkit_tool *cur_tool;
 static bool error_reported; /* by a parser, in one line of its own */
@@ -631,6 +659,21 @@ static int parse_common(int key, char *arg, struct argp_state *state)
 		err = bpfkit_parse_ulong("--latency", arg, 1, 60000, &val);
 		opts->channel.latency_ms = val;
 		return err;
+	case OPT_RATE_LIMIT:
+		return bpfkit_parse_ulong("--rate-limit", arg, 1,
+					  BPFKIT_MAX_RATE,
+					  &opts->channel.overload.rate);
+	case OPT_RATE_LIMIT_BY:
+		return bpfkit_parse_rate_by(arg, &opts->channel.overload.by);
+	case OPT_SAMPLE:
+		return bpfkit_parse_ulong("--sample", arg, 2, 1000000,
+					  &opts->channel.overload.sample);
+	case OPT_SAMPLE_RANDOM:
+		opts->channel.overload.sample_random = true;
+		return 0;
+	case OPT_MAX_CPU:
+		return bpfkit_parse_ulong("--max-cpu", arg, 1, 100,
+					  &opts->channel.overload.max_cpu);
 	case 'i':
 		return parse_interval("-i/--interval", arg, &opts->hist);
 	case 'm':
@@ -810,6 +853,9 @@ static error_t parse_key(int key, char *arg, struct argp_state *state)
 	const struct bpfkit_tool *tool = cur_tool;
 	int err;
 
+	if (key == ARGP_KEY_END && (tool->options & BPFKIT_OPT_CHANNEL) &&
+	    bpfkit_overload_check(&bpfkit_opts.channel.overload))
+		return EINVAL;
 	if (key == ARGP_KEY_END && (tool->options & BPFKIT_OPT_BLOCK_TIME) &&
 	    st->max_block_us && st->max_block_us < st->min_block_us)
 		return bpfkit_usage_error(

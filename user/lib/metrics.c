@@ -553,6 +553,32 @@ static int add_channel(struct bpfkit_metrics *m)
 					  st.read_failed);
 }
 
+/*
+ * Overload control's counts beside the channel's: events throttled and
+ * sampled on purpose, and every event produced, so that shown + filtered
+ * + lost + throttled + sampled == produced reads from a scrape.
+ */
+static int add_overload(struct bpfkit_metrics *m)
+{
+	struct bpfkit_channel_stats st;
+	int err;
+
+	if (!src.ch || bpfkit_channel_stats(src.ch, &st))
+		return 0;
+	err = add_one(m, "bpfkit_throttled_events_total", BPFKIT_COUNTER,
+		      "Events not sent, by --rate-limit or --max-cpu", NULL,
+		      st.throttled);
+	err = err   ?:
+		      add_one(m, "bpfkit_sampled_events_total", BPFKIT_COUNTER,
+			      "Events not sent, left out by --sample", NULL,
+			      st.sampled);
+	return err   ?:
+		       add_one(m, "bpfkit_produced_events_total",
+			       BPFKIT_COUNTER,
+			       "Events the BPF side produced: shown, filtered, lost, throttled or sampled",
+			       NULL, st.produced);
+}
+
 /* Resident memory from /proc/self/statm, in bytes; 0 if unknown. */
 static double rss_bytes(void)
 {
@@ -605,6 +631,7 @@ static int scrape(char **out, size_t *len)
 		return -ENOMEM;
 	err = src.fill ? src.fill(m, src.ctx) : 0;
 	err = err ?: add_channel(m);
+	err = err ?: add_overload(m);
 	err = err ?: add_programs(m);
 	err = err ?: add_process(m);
 	f = err ? NULL : open_memstream(out, len);

@@ -382,7 +382,7 @@ static int write_settings(struct bpf_object_skeleton *s)
 		err = bpfkit_channel_prepare(*s->obj, channel,
 					     &bpfkit_opts.channel);
 	channel_ready = channel && !err;
-	return err;
+	return err ?: bpfkit_overload_prepare(s, &bpfkit_opts.channel.overload);
 }
 
 int bpfkit_load(struct bpf_object_skeleton *s)
