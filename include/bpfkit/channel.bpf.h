@@ -13,7 +13,6 @@
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
 #include "bpfkit/channel.h"
-#include "bpfkit/overload.bpf.h"
 
 const volatile struct bpfkit_channel_cfg bpfkit_channel_cfg = {
 	.wakeup = 1,
@@ -47,6 +46,9 @@ struct {
 	__type(key, __u32);
 	__type(value, struct bpfkit_stats);
 } bpfkit_stats SEC(".maps");
+
+/* Overload control: bpfkit_admit(), which counts in bpfkit_stats. */
+#include "bpfkit/overload.bpf.h"
 
 /* When the reader was last woken through one buffer, and what is pending. */
 struct bpfkit_wakeups {
@@ -135,7 +137,7 @@ static __always_inline long bpfkit_emit(void *ctx, struct bpfkit_record *rec,
 	if (!stats)
 		return -1;
 	__sync_fetch_and_add(&stats->produced, 1);
-	if (!bpfkit_admit(stats))
+	if (!bpfkit_admit(stats, false))
 		return 0;
 
 	rec->ktime_ns = bpf_ktime_get_ns();

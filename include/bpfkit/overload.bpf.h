@@ -1,8 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The BPF side of overload control, included by bpfkit/channel.bpf.h:
+ * The BPF side of overload control, included by bpfkit/channel.bpf.h
+ * (after its bpfkit_stats map, which it counts in):
  * bpfkit_emit() asks bpfkit_admit() about every event before its record
  * is sent, so that a sampled or throttled event costs about a counter.
+ *
+ * A tool that stages a syscall's arguments at its entry (bpfkit_stage())
+ * asks there too, bpfkit_admit_entry(), so that a throttled call costs no
+ * staging: it is counted produced and throttled at once, the exit finds
+ * nothing staged. The entry only looks at the buckets (the exit's
+ * bpfkit_emit() takes the token); --sample-random decides at the exit.
  *
  * Sampling (--sample N) keeps a process when a hash of its tgid picks it,
  * all of its events or none, or (--sample-random) each event with chance
@@ -73,11 +80,12 @@ static __always_inline bool bpfkit_sampled_out(void)
 
 /*
  * Take COST tokens from a bucket refilled at RATE tokens a nanosecond up
- * to CAP since *LAST_NS: false when it holds too few.
+ * to CAP since *LAST_NS: false when it holds too few. With PEEK, take none
+ * but say whether it holds enough.
  */
 static __always_inline bool bpfkit_take(__u64 *tokens, __u64 *last_ns,
 					__u64 now, __u64 rate, __u64 cost,
-					__u64 cap)
+					__u64 cap, bool peek)
 {
 	__u64 elapsed = now - *last_ns, t;
 
@@ -93,7 +101,7 @@ static __always_inline bool bpfkit_take(__u64 *tokens, __u64 *last_ns,
 		*tokens = t;
 		return false;
 	}
-	*tokens = t - cost;
+	*tokens = peek ? t : t - cost;
 	return true;
 }
 
@@ -138,9 +146,11 @@ bpfkit_bucket(struct bpfkit_stats *stats, __u64 now, __u64 full)
 /*
  * Whether the current event may be sent: false when --sample leaves it out
  * or a limit throttles it, each counted in STATS (and a throttled event
- * against its key in bpfkit_buckets, for the reports).
+ * against its key in bpfkit_buckets, for the reports). At a syscall's
+ * ENTRY, the event is not counted produced yet: a refusal counts it too,
+ * and the buckets are only looked at.
  */
-static __always_inline bool bpfkit_admit(struct bpfkit_stats *stats)
+static __always_inline bool bpfkit_admit(struct bpfkit_stats *stats, bool entry)
 {
 	__u64 key_rate = bpfkit_overload_cfg.key_rate;
 	__u64 rate = bpfkit_overload_rate, now, cost, cap;
@@ -148,7 +158,10 @@ static __always_inline bool bpfkit_admit(struct bpfkit_stats *stats)
 	struct bpfkit_bucket *b = NULL;
 	struct bpfkit_budget *budget;
 
-	if (bpfkit_sampled_out()) {
+	if ((!entry || !bpfkit_overload_cfg.sample_random) &&
+	    bpfkit_sampled_out()) {
+		if (entry)
+			__sync_fetch_and_add(&stats->produced, 1);
 		__sync_fetch_and_add(&stats->sampled, 1);
 		return false;
 	}
@@ -157,9 +170,9 @@ static __always_inline bool bpfkit_admit(struct bpfkit_stats *stats)
 	now = bpf_ktime_get_ns();
 	if (key_rate) {
 		b = bpfkit_bucket(stats, now, key_rate * BPFKIT_NS_PER_S);
-		if (b &&
-		    !bpfkit_take(&b->tokens, &b->last_ns, now, key_rate,
-				 BPFKIT_NS_PER_S, key_rate * BPFKIT_NS_PER_S))
+		if (b && !bpfkit_take(&b->tokens, &b->last_ns, now, key_rate,
+				      BPFKIT_NS_PER_S,
+				      key_rate * BPFKIT_NS_PER_S, entry))
 			goto throttled;
 	}
 	if (!rate || !ncpus)
@@ -170,18 +183,37 @@ static __always_inline bool bpfkit_admit(struct bpfkit_stats *stats)
 	/* Each CPU's share: RATE / NCPUS events a second, at least one. */
 	cost = ncpus * BPFKIT_NS_PER_S;
 	cap = rate * BPFKIT_NS_PER_S > cost ? rate * BPFKIT_NS_PER_S : cost;
-	if (bpfkit_take(&budget->tokens, &budget->last_ns, now, rate, cost,
-			cap))
+	if (bpfkit_take(&budget->tokens, &budget->last_ns, now, rate, cost, cap,
+			entry))
 		return true;
 	if (!b)
 		b = bpfkit_bucket(stats, now, 0);
 throttled:
+	if (entry)
+		__sync_fetch_and_add(&stats->produced, 1);
 	__sync_fetch_and_add(&stats->throttled, 1);
 	if (b) {
 		__sync_fetch_and_add(&b->drops, 1);
 		b->pid = bpf_get_current_pid_tgid() >> 32;
 	}
 	return false;
+}
+
+/*
+ * At a syscall's entry, before its arguments are staged: false when the
+ * call's event is sampled out or throttled already (counted produced and
+ * so), and nothing is to be staged.
+ */
+static __always_inline bool bpfkit_admit_entry(void)
+{
+	struct bpfkit_stats *stats;
+	__u32 zero = 0;
+
+	if (!bpfkit_overload_cfg.sample && !bpfkit_overload_cfg.key_rate &&
+	    !bpfkit_overload_rate)
+		return true;
+	stats = bpf_map_lookup_elem(&bpfkit_stats, &zero);
+	return !stats || bpfkit_admit(stats, true);
 }
 
 #endif /* BPFKIT_OVERLOAD_BPF_H */

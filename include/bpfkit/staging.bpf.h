@@ -13,12 +13,17 @@
 #include "bpfkit/channel.bpf.h"
 #include "bpfkit/filter.bpf.h"
 
-/* Stage ARGS in hash MAP under the current thread id, if it is selected. */
+/*
+ * Stage ARGS in hash MAP under the current thread id, if it is selected
+ * and not sampled out or throttled already (bpfkit_admit_entry()).
+ */
 static __always_inline void bpfkit_stage(void *map, const void *args)
 {
 	__u32 tid = bpf_get_current_pid_tgid();
 
 	if (!bpfkit_selected())
+		return;
+	if (!bpfkit_admit_entry())
 		return;
 	if (bpf_map_update_elem(map, &tid, args, BPF_ANY))
 		bpfkit_drop(BPFKIT_STAGING_FULL);

@@ -373,11 +373,14 @@ static void limit_cpu(struct bpfkit_overload *ov, __u64 dt_ns, __u64 produced,
 void bpfkit_overload_tick(struct bpfkit_overload *ov, __u64 produced,
 			  __u64 throttled, __u64 sampled, bool final)
 {
-	__u64 now = now_ns(), sent = produced - throttled - sampled;
+	__u64 now = now_ns(), sent = 0;
 
 	if (!ov || !bpfkit_overload_on(&ov->opts) ||
 	    (now < ov->next_ns && !final))
 		return;
+	/* The per-CPU counts are read apart: never below zero. */
+	if (produced > throttled + sampled)
+		sent = produced - throttled - sampled;
 	if (ov->opts.max_cpu && !final)
 		limit_cpu(ov, now - ov->last_ns, produced - ov->produced,
 			  sent - ov->sent);
