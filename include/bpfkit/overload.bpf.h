@@ -144,6 +144,39 @@ bpfkit_bucket(struct bpfkit_stats *stats, __u64 now, __u64 full)
 }
 
 /*
+ * Count a throttled event of the current process in BUDGET's tally, after
+ * adding the last process's there to its entry in bpfkit_buckets.
+ */
+static __always_inline void bpfkit_tally(struct bpfkit_budget *budget,
+					 __u64 now)
+{
+	__u32 pid = bpf_get_current_pid_tgid() >> 32;
+	struct bpfkit_limit_key key = {};
+	struct bpfkit_bucket *b, fresh = {};
+
+	if (budget->pid != pid) {
+		key.id = budget->pid;
+		b = budget->drops ? bpf_map_lookup_elem(&bpfkit_buckets, &key) :
+				    NULL;
+		if (b) {
+			__sync_fetch_and_add(&b->drops, budget->drops);
+		} else if (budget->drops) {
+			fresh.drops = budget->drops;
+			fresh.last_ns = now;
+			fresh.pid = budget->pid;
+			__builtin_memcpy(fresh.comm, budget->comm,
+					 sizeof(fresh.comm));
+			bpf_map_update_elem(&bpfkit_buckets, &key, &fresh,
+					    BPF_ANY);
+		}
+		budget->drops = 0;
+		budget->pid = pid;
+		bpf_get_current_comm(budget->comm, sizeof(budget->comm));
+	}
+	budget->drops++;
+}
+
+/*
  * Whether the current event may be sent: false when --sample leaves it out
  * or a limit throttles it, each counted in STATS (and a throttled event
  * against its key in bpfkit_buckets, for the reports). At a syscall's
@@ -187,7 +220,7 @@ static __always_inline bool bpfkit_admit(struct bpfkit_stats *stats, bool entry)
 			entry))
 		return true;
 	if (!b)
-		b = bpfkit_bucket(stats, now, 0);
+		bpfkit_tally(budget, now);
 throttled:
 	if (entry)
 		__sync_fetch_and_add(&stats->produced, 1);

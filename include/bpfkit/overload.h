@@ -54,10 +54,19 @@ struct bpfkit_bucket {
 	char comm[BPFKIT_COMM_LEN];
 };
 
-/* Each CPU's share of the global limit. */
+/*
+ * Each CPU's share of the global limit, and the events it throttled of
+ * the last process it throttled, not yet added to that process's entry in
+ * bpfkit_buckets (so that a storm's throttled events cost no hash lookup):
+ * user space adds them to its reports.
+ */
 struct bpfkit_budget {
 	__u64 tokens; /* in 1e-9 / ncpus events: an event takes ncpus * 1e9 */
 	__u64 last_ns;
+	__u64 drops; /* of PID, not yet in bpfkit_buckets */
+	__u32 pid;
+	char comm[BPFKIT_COMM_LEN];
+	__u32 pad;
 };
 
 /* Keys bpfkit_buckets holds: its LRU forgets the least recent past this. */

@@ -22,7 +22,8 @@ int storm(void *ctx)
 {
 	struct storm_event e = { .message = "storm" };
 
-	if (!bpfkit_selected())
+	/* Decide on overload control before the record is built. */
+	if (!bpfkit_selected() || !bpfkit_admit_entry())
 		return 0;
 	e.pid = bpf_get_current_pid_tgid() >> 32;
 	e.uid = bpf_get_current_uid_gid();

@@ -47,6 +47,8 @@ def yes($ok): if $ok then "met" else "**not met**" end;
 		["stock", "stock `perf_buffer__new` (libbpf-tools' way)"],
 		["perf", "bpfkit perf buffer (default)"],
 		["ring", "bpfkit ring buffer (`--ringbuf`)"],
+		(select($r.delivery["perf-limited"])
+			| ["perf-limited", "bpfkit perf buffer, `--rate-limit 1000`"]),
 		(select($p.baseline) | ["baseline-perf", "baseline perf buffer"],
 			["baseline-ring", "baseline ring buffer"])
 		| . as [$v, $name] | $r.delivery[$v] as $x
@@ -268,6 +270,41 @@ def yes($ok): if $ok then "met" else "**not met**" end;
 		| row
 	),
 	"",
+	(select($r.throttle) | $r.throttle as $t
+	| "### Throttled events: \($p.syscall_storm_calls) getppid calls",
+	"",
+	"What a throttled event adds to its call: the storm program with",
+	"`--rate-limit 1` (every record throttled in the kernel but one in two",
+	"seconds a CPU) against the floor, a program on the same tracepoint",
+	"that only increments a per-CPU counter (tests/progs/callfloor).",
+	"",
+	"| tracer | ns per call | cost vs untraced | ns added | added vs floor |",
+	"|---|---|---|---|---|",
+	(
+		["untraced", "none"],
+		["floor", "floor (tests/progs/callfloor)"],
+		["throttled", "storm `--rate-limit 1`"]
+		| . as [$v, $name] | $t[$v] as $x
+		| [$name, ($x.ns_per_call | span(0)), ($x.cost_vs_untraced | times(2)),
+		   (if $v == "untraced" then "–" else $x.added | span(0) end),
+		   (if $v != "throttled" then "–"
+		    else [$x.added.median, $t.floor.added.median]
+			| if any(. == null) or .[1] == 0 then "–"
+			  else (.[0] / .[1] | num(2)) + "x" end end)]
+		| row
+	),
+	"",
+	([$t.throttled.added.median, $t.floor.added.median] as [$a, $f]
+	| "Target: a throttled event adds at most 1.5x the floor's cost: "
+	+ (if $a == null or $f == null or $f == 0 then "not measured"
+	   else "\($a / $f | num(2))x, \(yes($a / $f <= 1.5))" end) + "."),
+	([$r.delivery["perf-limited"].reader_cpu_ns.median,
+	  $r.delivery.perf.reader_cpu_ns.median] as [$l, $u]
+	| "Target: the delivery storm's reader under `--rate-limit 1000` takes "
+	+ "at most a tenth of the unlimited run's CPU: "
+	+ (if $l == null or $u == null or $u == 0 then "not measured"
+	   else "\($l / $u | num(3))x, \(yes($l / $u <= 0.1))" end) + "."),
+	""),
 	"### I/O storm: \($p.io_storm_reads) O_DIRECT reads of 4 KiB from a loop device",
 	"",
 	"CPU of the reading thread: the issue side of each I/O.",

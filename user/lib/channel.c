@@ -475,11 +475,6 @@ bpfkit_channel_open(struct bpf_object_skeleton *skel,
 		err = watch_buffers(ch);
 	if (err)
 		goto err_out;
-	ch->overload = bpfkit_overload_open(skel, &opts->overload);
-	if (!ch->overload) {
-		err = -errno;
-		goto err_out;
-	}
 	return ch;
 
 err_out:
@@ -713,6 +708,12 @@ static __u64 skipped_runs(const struct bpfkit_channel *ch)
 			n += info.recursion_misses;
 	}
 	return n;
+}
+
+void bpfkit_channel_overload(struct bpfkit_channel *ch,
+			     struct bpfkit_overload *ov)
+{
+	ch->overload = ov;
 }
 
 /* Overload control's part of the channel: reports once a second. */

@@ -152,6 +152,13 @@ void bpfkit_channel_free(struct bpfkit_channel *ch);
  */
 int bpfkit_channel_add_link(struct bpfkit_channel *ch, struct bpf_link *link);
 
+/*
+ * Give CH the overload control of its programs (overload.h), which it
+ * ticks at its wakeups, sums up and frees.
+ */
+void bpfkit_channel_overload(struct bpfkit_channel *ch,
+			     struct bpfkit_overload *ov);
+
 /* The channel's parts that need no kernel, for its unit tests. */
 
 /* The settings OPTS gives the BPF side. */

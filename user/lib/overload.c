@@ -15,7 +15,6 @@
 #include "diag.h"
 #include "output.h"
 #include "overload.h"
-#include "setup.h"
 
 #define REPORT_NS 1000000000ULL /* a report and a --max-cpu step a second */
 #define TOP_KEYS 3 /* keys a report names */
@@ -27,6 +26,8 @@ struct bpfkit_overload {
 	struct bpf_object_skeleton *skel;
 	volatile __u64 *rate; /* the BPF side's bpfkit_overload_rate */
 	int buckets_fd;
+	int budget_fd; /* bpfkit_budget: each CPU's tally not yet in buckets */
+	int ncpus; /* possible CPUs: bpfkit_budget's values */
 	int stats_fd; /* BPF_ENABLE_STATS, held while the tool runs */
 	__u64 next_ns, last_ns;
 	__u64 produced, throttled, sent; /* at the last tick */
@@ -77,20 +78,13 @@ int bpfkit_overload_check(const struct bpfkit_overload_opts *opts)
 	return 0;
 }
 
-int bpfkit_overload_prepare(struct bpf_object_skeleton *s,
+int bpfkit_overload_prepare(struct bpfkit_overload_cfg *cfg, __u64 *rate,
+			    struct bpf_map *buckets,
 			    const struct bpfkit_overload_opts *opts)
 {
-	struct bpfkit_overload_cfg *cfg;
-	struct bpf_map *buckets;
-	__u64 *rate;
 	long ncpus = sysconf(_SC_NPROCESSORS_ONLN);
 	int err = 0;
 
-	cfg = bpfkit_object_var(s, ".rodata", "bpfkit_overload_cfg",
-				sizeof(*cfg));
-	rate = bpfkit_object_var(s, ".bss", "bpfkit_overload_rate",
-				 sizeof(*rate));
-	buckets = bpf_object__find_map_by_name(*s->obj, "bpfkit_buckets");
 	if (!cfg || !rate || !buckets) {
 		if (!bpfkit_overload_on(opts))
 			return 0;
@@ -139,11 +133,11 @@ static __u64 tool_cpu_ns(const struct bpfkit_overload *ov)
 }
 
 struct bpfkit_overload *
-bpfkit_overload_open(struct bpf_object_skeleton *s,
+bpfkit_overload_open(struct bpf_object_skeleton *s, volatile __u64 *rate,
 		     const struct bpfkit_overload_opts *opts)
 {
 	struct bpfkit_overload *ov = calloc(1, sizeof(*ov));
-	struct bpf_map *buckets;
+	struct bpf_map *buckets, *budget;
 
 	if (!ov)
 		return NULL;
@@ -153,8 +147,7 @@ bpfkit_overload_open(struct bpf_object_skeleton *s,
 	ov->buckets_fd = -1;
 	if (!bpfkit_overload_on(opts))
 		return ov;
-	ov->rate = bpfkit_object_var(s, ".bss", "bpfkit_overload_rate",
-				     sizeof(__u64));
+	ov->rate = rate;
 	buckets = bpf_object__find_map_by_name(*s->obj, "bpfkit_buckets");
 	if (!ov->rate || !buckets) {
 		bpfkit_overload_free(ov);
@@ -162,6 +155,9 @@ bpfkit_overload_open(struct bpf_object_skeleton *s,
 		return NULL;
 	}
 	ov->buckets_fd = bpf_map__fd(buckets);
+	budget = bpf_object__find_map_by_name(*s->obj, "bpfkit_budget");
+	ov->budget_fd = budget ? bpf_map__fd(budget) : -1;
+	ov->ncpus = libbpf_num_possible_cpus();
 	if (opts->max_cpu) {
 		/* Run-time stats for as long as the fd is open (Linux 5.8). */
 		ov->stats_fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
@@ -221,11 +217,65 @@ size_t bpfkit_top_drops(const struct bpfkit_key_drops *prev, size_t nprev,
 	return n;
 }
 
+/* Append one to D of *N (room for *CAP), growing it; false: no memory. */
+static bool add_drops(struct bpfkit_key_drops **d, size_t *n, size_t *cap,
+		      const struct bpfkit_key_drops *one)
+{
+	struct bpfkit_key_drops *more;
+
+	if (*n == *cap) {
+		*cap = *cap ? *cap * 2 : 64;
+		more = realloc(*d, *cap * sizeof(*more));
+		if (!more)
+			return false;
+		*d = more;
+	}
+	(*d)[(*n)++] = *one;
+	return true;
+}
+
+/*
+ * Add each CPU's tally of the last process the global limit throttled
+ * there (bpfkit_budget) to D, of *N sorted, which stays sorted.
+ */
+static struct bpfkit_key_drops *add_budgets(const struct bpfkit_overload *ov,
+					    struct bpfkit_key_drops *d,
+					    size_t *n)
+{
+	struct bpfkit_budget *per = calloc(ov->ncpus, sizeof(*per));
+	struct bpfkit_key_drops one, *at;
+	size_t cap = *n;
+	__u32 zero = 0;
+	int i;
+
+	if (!per || ov->budget_fd < 0 ||
+	    bpf_map_lookup_elem(ov->budget_fd, &zero, per)) {
+		free(per);
+		return d;
+	}
+	for (i = 0; i < ov->ncpus; i++) {
+		if (!per[i].drops)
+			continue;
+		memset(&one, 0, sizeof(one));
+		one.key.id = per[i].pid;
+		one.pid = per[i].pid;
+		one.drops = per[i].drops;
+		memcpy(one.comm, per[i].comm, sizeof(one.comm));
+		at = bsearch(&one, d, *n, sizeof(*d), cmp_key);
+		if (at)
+			at->drops += one.drops;
+		else if (add_drops(&d, n, &cap, &one))
+			bpfkit_sort_drops(d, *n);
+	}
+	free(per);
+	return d;
+}
+
 /* Every bucket now, sorted; NULL (*N 0) when none or out of memory. */
 static struct bpfkit_key_drops *read_buckets(int fd, size_t *n)
 {
 	struct bpfkit_limit_key key, next;
-	struct bpfkit_key_drops *d = NULL, *more;
+	struct bpfkit_key_drops *d = NULL, one;
 	struct bpfkit_bucket b;
 	size_t cap = 0;
 	void *at = NULL;
@@ -236,18 +286,12 @@ static struct bpfkit_key_drops *read_buckets(int fd, size_t *n)
 		at = &key;
 		if (bpf_map_lookup_elem(fd, &key, &b))
 			continue;
-		if (*n == cap) {
-			cap = cap ? cap * 2 : 64;
-			more = realloc(d, cap * sizeof(*d));
-			if (!more)
-				break;
-			d = more;
-		}
-		d[*n].key = key;
-		d[*n].drops = b.drops;
-		d[*n].pid = b.pid;
-		memcpy(d[*n].comm, b.comm, sizeof(b.comm));
-		(*n)++;
+		one.key = key;
+		one.drops = b.drops;
+		one.pid = b.pid;
+		memcpy(one.comm, b.comm, sizeof(b.comm));
+		if (!add_drops(&d, n, &cap, &one))
+			break;
 	}
 	bpfkit_sort_drops(d, *n);
 	return d;
@@ -278,6 +322,8 @@ static void report_throttled(struct bpfkit_overload *ov, __u64 new, __u64 total)
 	size_t i, n, ncur, len;
 
 	cur = read_buckets(ov->buckets_fd, &ncur);
+	if (ov->opts.by == BPFKIT_LIMIT_BY_NONE)
+		cur = add_budgets(ov, cur, &ncur);
 	n = bpfkit_top_drops(ov->prev, ov->nprev, cur, ncur, top, TOP_KEYS);
 	free(ov->prev);
 	ov->prev = cur;

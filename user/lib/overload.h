@@ -34,21 +34,25 @@ int bpfkit_parse_rate_by(const char *arg, enum bpfkit_limit_by *by);
 int bpfkit_overload_check(const struct bpfkit_overload_opts *opts);
 
 /*
- * Before load: write OPTS into S's bpfkit_overload_cfg and
- * bpfkit_overload_rate, and size bpfkit_buckets (a few entries when
- * nothing uses it). An object without a channel is left alone.
+ * Before load: write OPTS into the object's bpfkit_overload_cfg (CFG, in
+ * .rodata) and bpfkit_overload_rate (RATE, in .bss), and size its
+ * bpfkit_buckets (BUCKETS: a few entries when nothing uses it). Any NULL
+ * (an object without a channel): nothing to do, or an error when OPTS
+ * asks for overload control.
  */
-int bpfkit_overload_prepare(struct bpf_object_skeleton *s,
+int bpfkit_overload_prepare(struct bpfkit_overload_cfg *cfg, __u64 *rate,
+			    struct bpf_map *buckets,
 			    const struct bpfkit_overload_opts *opts);
 
 struct bpfkit_overload;
 
 /*
- * After load, for the channel: NULL (errno set, reported) on failure; a
- * state that does nothing when OPTS asks for nothing.
+ * After load, for the channel of S's programs, RATE the loaded object's
+ * bpfkit_overload_rate: NULL (errno set, reported) on failure; a state
+ * that does nothing when OPTS asks for nothing.
  */
 struct bpfkit_overload *
-bpfkit_overload_open(struct bpf_object_skeleton *s,
+bpfkit_overload_open(struct bpf_object_skeleton *s, volatile __u64 *rate,
 		     const struct bpfkit_overload_opts *opts);
 
 /*

@@ -344,6 +344,26 @@ static int no_room(const char *what, const char *header)
 	return -EINVAL;
 }
 
+/* Overload control's settings: the read-only ones and the global rate. */
+static int prepare_overload(struct bpf_object_skeleton *s)
+{
+	struct bpfkit_overload_cfg *cfg;
+	__u64 *rate;
+	int err = 0;
+
+	cfg = rodata_var(s, "bpfkit_overload_cfg", sizeof(*cfg), &err);
+	rate = bpfkit_object_var(s, ".bss", "bpfkit_overload_rate",
+				 sizeof(*rate));
+	if (!rate && errno != ENOENT)
+		err = -errno;
+	return err   ?:
+		       bpfkit_overload_prepare(
+			       cfg, rate,
+			       bpf_object__find_map_by_name(*s->obj,
+							    "bpfkit_buckets"),
+			       &bpfkit_opts.channel.overload);
+}
+
 /*
  * The settings of the rooms the object includes (their .bpf.h headers'
  * read-only globals), as the options say: the filters, the event
@@ -382,7 +402,7 @@ static int write_settings(struct bpf_object_skeleton *s)
 		err = bpfkit_channel_prepare(*s->obj, channel,
 					     &bpfkit_opts.channel);
 	channel_ready = channel && !err;
-	return err ?: bpfkit_overload_prepare(s, &bpfkit_opts.channel.overload);
+	return err ?: prepare_overload(s);
 }
 
 int bpfkit_load(struct bpf_object_skeleton *s)
@@ -425,6 +445,26 @@ static struct bpf_link **link_of(struct bpf_object_skeleton *s,
 	return NULL;
 }
 
+/* Overload control, once loaded, for the channel CH to tick. */
+static int open_overload(struct bpf_object_skeleton *s,
+			 struct bpfkit_channel *ch)
+{
+	struct bpfkit_overload *ov;
+	volatile __u64 *rate;
+
+	rate = bpfkit_object_var(s, ".bss", "bpfkit_overload_rate",
+				 sizeof(*rate));
+	ov = bpfkit_overload_open(s, rate, &bpfkit_opts.channel.overload);
+	if (!ov) {
+		/* --max-cpu without run-time stats has said why. */
+		if (errno != EOPNOTSUPP)
+			bpfkit_fail("set up overload control", -errno);
+		return -errno;
+	}
+	bpfkit_channel_overload(ch, ov);
+	return 0;
+}
+
 /*
  * Open the event channel when FN is set, before anything is attached, and
  * start the clock: times count from here, so no event comes before the start.
@@ -446,7 +486,7 @@ static int open_channel(struct bpf_object_skeleton *s, bpfkit_event_fn fn,
 		bpfkit_fail("open the event channel", err);
 		return err;
 	}
-	return 0;
+	return open_overload(s, *ch);
 }
 
 /* Attach every program left to autoattach; WHAT names a failure. */
