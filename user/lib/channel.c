@@ -29,6 +29,12 @@
 #define SETTLE_NS 2000000 /* the drain's counts must hold still this long */
 #define DRAIN_IDLE_NS 100000000 /* and it gives up after so long in vain */
 #define LOSS_REPORT_NS 1000000000ULL /* at most one loss report a second */
+/*
+ * Under a rate limit (or --max-cpu's) records trickle in, each of them
+ * lone: wake the reader for one at most every 10 ms, not every 1 ms, so
+ * that a throttled storm does not cost the reader a wakeup per record.
+ */
+#define LIMITED_WAKEUP_BUDGET_NS 10000000ULL
 
 struct bpfkit_channel {
 	struct bpfkit_channel_opts opts;
@@ -131,6 +137,8 @@ void bpfkit_channel_cfg_init(struct bpfkit_channel_cfg *cfg,
 		cfg->ringbuf ? ring_size(opts->pages) / 2 :
 			       (__u64)opts->pages * sysconf(_SC_PAGESIZE) / 2;
 	cfg->wakeup_budget_ns = WAKEUP_BUDGET_NS;
+	if (opts->overload.rate || opts->overload.max_cpu)
+		cfg->wakeup_budget_ns = LIMITED_WAKEUP_BUDGET_NS;
 }
 
 int bpfkit_channel_prepare(struct bpf_object *obj,
@@ -721,7 +729,8 @@ static void overload_tick(struct bpfkit_channel *ch, bool final)
 {
 	struct bpfkit_channel_stats s;
 
-	if (ch->overload && !bpfkit_channel_stats(ch, &s))
+	if (ch->overload && (final || bpfkit_overload_due(ch->overload)) &&
+	    !bpfkit_channel_stats(ch, &s))
 		bpfkit_overload_tick(ch->overload, s.produced, s.throttled,
 				     s.sampled, final);
 }

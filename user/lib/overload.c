@@ -416,6 +416,11 @@ static void limit_cpu(struct bpfkit_overload *ov, __u64 dt_ns, __u64 produced,
 	}
 }
 
+bool bpfkit_overload_due(const struct bpfkit_overload *ov)
+{
+	return ov && bpfkit_overload_on(&ov->opts) && now_ns() >= ov->next_ns;
+}
+
 void bpfkit_overload_tick(struct bpfkit_overload *ov, __u64 produced,
 			  __u64 throttled, __u64 sampled, bool final)
 {

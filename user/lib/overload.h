@@ -63,6 +63,9 @@ bpfkit_overload_open(struct bpf_object_skeleton *s, volatile __u64 *rate,
 void bpfkit_overload_tick(struct bpfkit_overload *ov, __u64 produced,
 			  __u64 throttled, __u64 sampled, bool final);
 
+/* Whether a tick would do something now (so the counts are worth reading). */
+bool bpfkit_overload_due(const struct bpfkit_overload *ov);
+
 /* For the summary: "--max-cpu 5: ..." on stderr, and JSON fields. */
 void bpfkit_overload_summary_text(const struct bpfkit_overload *ov);
 struct bpfkit_json;
