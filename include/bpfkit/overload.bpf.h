@@ -80,16 +80,17 @@ static __always_inline bool bpfkit_sampled_out(void)
 
 /*
  * Take COST tokens from a bucket refilled at RATE tokens a nanosecond up
- * to CAP since *LAST_NS: false when it holds too few. With PEEK, take none
- * but say whether it holds enough.
+ * to CAP since *LAST_NS, full after FULL_NS (CAP / RATE, or more): false
+ * when it holds too few. With PEEK, take none but say whether it holds
+ * enough.
  */
 static __always_inline bool bpfkit_take(__u64 *tokens, __u64 *last_ns,
 					__u64 now, __u64 rate, __u64 cost,
-					__u64 cap, bool peek)
+					__u64 cap, __u64 full_ns, bool peek)
 {
 	__u64 elapsed = now - *last_ns, t;
 
-	if (elapsed >= cap / rate) {
+	if (elapsed >= full_ns) {
 		t = cap;
 	} else {
 		t = *tokens + elapsed * rate;
@@ -186,7 +187,7 @@ static __always_inline void bpfkit_tally(struct bpfkit_budget *budget,
 static __always_inline bool bpfkit_admit(struct bpfkit_stats *stats, bool entry)
 {
 	__u64 key_rate = bpfkit_overload_cfg.key_rate;
-	__u64 rate = bpfkit_overload_rate, now, cost, cap;
+	__u64 rate = bpfkit_overload_rate, now, cost, cap, full_ns;
 	__u32 ncpus = bpfkit_overload_cfg.ncpus, zero = 0;
 	struct bpfkit_bucket *b = NULL;
 	struct bpfkit_budget *budget;
@@ -203,9 +204,10 @@ static __always_inline bool bpfkit_admit(struct bpfkit_stats *stats, bool entry)
 	now = bpf_ktime_get_ns();
 	if (key_rate) {
 		b = bpfkit_bucket(stats, now, key_rate * BPFKIT_NS_PER_S);
-		if (b && !bpfkit_take(&b->tokens, &b->last_ns, now, key_rate,
-				      BPFKIT_NS_PER_S,
-				      key_rate * BPFKIT_NS_PER_S, entry))
+		if (b &&
+		    !bpfkit_take(&b->tokens, &b->last_ns, now, key_rate,
+				 BPFKIT_NS_PER_S, key_rate * BPFKIT_NS_PER_S,
+				 BPFKIT_NS_PER_S, entry))
 			goto throttled;
 	}
 	if (!rate || !ncpus)
@@ -213,11 +215,19 @@ static __always_inline bool bpfkit_admit(struct bpfkit_stats *stats, bool entry)
 	budget = bpf_map_lookup_elem(&bpfkit_budget, &zero);
 	if (!budget)
 		return true;
-	/* Each CPU's share: RATE / NCPUS events a second, at least one. */
+	/*
+	 * Each CPU's share: RATE / NCPUS events a second, and a second's
+	 * worth at once, or at least one (then filled in NCPUS / RATE s).
+	 */
 	cost = ncpus * BPFKIT_NS_PER_S;
-	cap = rate * BPFKIT_NS_PER_S > cost ? rate * BPFKIT_NS_PER_S : cost;
+	cap = rate * BPFKIT_NS_PER_S;
+	full_ns = BPFKIT_NS_PER_S;
+	if (cap < cost) {
+		cap = cost;
+		full_ns = cost / rate;
+	}
 	if (bpfkit_take(&budget->tokens, &budget->last_ns, now, rate, cost, cap,
-			entry))
+			full_ns, entry))
 		return true;
 	if (!b)
 		bpfkit_tally(budget, now);
