@@ -37,6 +37,7 @@ struct bpfkit_overload {
 	double percent, peak; /* the tool's CPU, last second and most */
 	__u64 lowest; /* the lowest budget --max-cpu set; 0: never lowered */
 	unsigned int seconds_over; /* seconds above --max-cpu */
+	unsigned int measured; /* seconds measured */
 };
 
 static __u64 now_ns(void)
@@ -395,6 +396,9 @@ static void limit_cpu(struct bpfkit_overload *ov, __u64 dt_ns, __u64 produced,
 
 	ov->percent = dt_ns ? (cpu - ov->cpu_ns) * 100.0 / dt_ns : 0;
 	ov->cpu_ns = cpu;
+	/* The first second holds the tool's own start (attaching): no step. */
+	if (!ov->measured++)
+		return;
 	if (ov->percent > ov->peak)
 		ov->peak = ov->percent;
 	if (ov->percent > ov->opts.max_cpu)
