@@ -71,6 +71,23 @@ def row: "| " + join(" | ") + " |";
 		| row
 	),
 	(
+		$r.throttle // {} | select(.throttled)
+		| ["throttled event: ns a throttled record adds to its getppid() (storm --rate-limit 1)",
+		   (.throttled.added | med(0)), (.floor.added | med(0)),
+		   over(.throttled.added; .floor.added),
+		   "against a floor program's (tests/progs/callfloor: one per-CPU increment); target 1.5x"]
+		| row
+	),
+	(
+		$r.delivery // {} | select(.["perf-limited"] and .perf)
+		| ["storm under --rate-limit 1000: the reader's CPU, ms",
+		   (.["perf-limited"].reader_cpu_ns | med(1e-6; 2)),
+		   (.perf.reader_cpu_ns | med(1e-6; 2)),
+		   over(.["perf-limited"].reader_cpu_ns; .perf.reader_cpu_ns),
+		   "against the same storm unlimited (delivery row's perf path); target 0.1x"]
+		| row
+	),
+	(
 		$r.iostorm // {} | select(.bpfkit)
 		| ["I/O storm: biolatency's ns added per 4 KiB O_DIRECT read",
 		   (.bpfkit.added | med(0)), (.["libbpf-tools"].added | med(0)),
