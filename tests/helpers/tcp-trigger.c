@@ -23,6 +23,10 @@
  *				meanwhile makes the kernel retransmit)
  *	dial ADDR PORT SYNCNT	one connect to ADDR:PORT, with TCP_SYNCNT
  *				SYN retries: "dial SPORT ERRNO" (0 on success)
+ *	listen ADDR PORT BACKLOG	listen with BACKLOG on a socket
+ *				bound to ADDR:PORT (PORT 0: left unbound, the
+ *				kernel picks one), then on a pipe: "listen FD
+ *				PORT", "notsock FD ERRNO"
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -203,6 +207,29 @@ static void do_stall(void)
 	close(lfd);
 }
 
+static void do_listen(int port, int backlog)
+{
+	int fd, pipefd[2];
+
+	if (port) {
+		fd = bound_socket(port, 0);
+	} else {
+		fd = socket(addr.ss_family, SOCK_STREAM, 0);
+		if (fd < 0)
+			die("socket");
+	}
+	if (listen(fd, backlog))
+		die("listen");
+	printf("listen %d %d\n", fd, local_port(fd));
+	if (pipe(pipefd))
+		die("pipe");
+	printf("notsock %d %d\n", pipefd[0],
+	       listen(pipefd[0], backlog) ? errno : 0);
+	close(pipefd[0]);
+	close(pipefd[1]);
+	close(fd);
+}
+
 static double now_ms(void)
 {
 	struct timespec ts;
@@ -258,7 +285,7 @@ int main(int argc, char **argv)
 
 	if (argc < 4) {
 		fprintf(stderr,
-			"usage: tcp-trigger COMM connect|session|serve|stall|dial ADDR [ARG...]\n");
+			"usage: tcp-trigger COMM connect|session|serve|stall|dial|listen ADDR [ARG...]\n");
 		return 2;
 	}
 	if (prctl(PR_SET_NAME, argv[1]))
@@ -278,6 +305,8 @@ int main(int argc, char **argv)
 		fd = dial(atoi(argv[4]), atoi(argv[5]));
 		printf("dial %d %d\n", fd < 0 ? 0 : local_port(fd),
 		       fd < 0 ? -fd : 0);
+	} else if (!strcmp(argv[2], "listen") && argc == 6) {
+		do_listen(atoi(argv[4]), atoi(argv[5]));
 	} else {
 		fprintf(stderr, "tcp-trigger: bad mode or arguments\n");
 		return 2;

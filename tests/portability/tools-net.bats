@@ -1,0 +1,28 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0
+# Portability, issue 35's network tools: listens, round-trip times and
+# top flows on loopback, made by tcp-trigger, with the pids, ports, backlog
+# and byte counts the helper reports.
+
+bats_require_minimum_version 1.5.0
+load ../integration/helpers
+load ../integration/tcp
+load helpers
+
+@test "solisten: a listen with backlog 17 on its port and a pipe's ENOTSOCK, with the pid" {
+	COMM=$(unique_comm)
+	port=$((20000 + RANDOM % 20000))
+	launch solisten -j -c "$COMM"
+	trigger "$COMM" listen 127.0.0.1 "$port" 17
+	read -r _ fd got <<<"$(grep '^listen ' <<<"$LINES")"
+	[ "$got" = "$port" ]
+	await "$OUT" '"ENOTSOCK"' 5
+	stop_tool
+	[ "$TOOL_STATUS" = 0 ]
+	check_out --argjson p "$PID" --argjson fd "$fd" --argjson port "$port" '
+		map(select(has("pid"))) | length == 2 and all(.pid == $p) and
+		(.[0] | .ret == 0 and .fd == $fd and .backlog == 17 and
+			.proto == "TCP" and .ip == 4 and .addr == "127.0.0.1" and
+			.port == $port) and
+		(.[1] | .errno == 88 and .backlog == 17 and (has("port") | not))'
+}
