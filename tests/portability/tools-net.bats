@@ -26,3 +26,21 @@ load helpers
 			.port == $port) and
 		(.[1] | .errno == 88 and .backlog == 17 and (has("port") | not))'
 }
+
+@test "tcprtt: a loopback session's RTT samples, by the two sockets' ports (5.10's tcp_probe has no family)" {
+	COMM=$(unique_comm)
+	port=$((20000 + RANDOM % 20000))
+	launch tcprtt -j --by lport,rport,raddr
+	trigger "$COMM" session 127.0.0.1 100000 200000 0 "$port"
+	read -r _ _ _ cport _ <<<"$LINES"
+	sleep 0.5
+	stop_tool
+	[ "$TOOL_STATUS" = 0 ]
+	check_out --argjson c "$cport" --argjson s "$port" '
+		map(select(.lport == $c or .rport == $c)) |
+		length == 2 and
+		all(.ip == 4 and .raddr == "127.0.0.1" and .count >= 1 and
+			([.buckets[].count] | add) == .count) and
+		(map(select(.lport == $c and .rport == $s)) | length == 1) and
+		(map(select(.lport == $s and .rport == $c)) | length == 1)'
+}
