@@ -46,8 +46,7 @@ static const struct argp_option options[] = {
 };
 
 /* Parse ADDR, an IPv4 or IPv6 address, for option NAME into F. */
-static int parse_addr(const char *name, const char *arg,
-		      struct addr_filter *f)
+static int parse_addr(const char *name, const char *arg, struct addr_filter *f)
 {
 	struct in6_addr a6;
 
@@ -136,9 +135,9 @@ static const struct bpfkit_tool tool = {
 		   BPFKIT_OPT_FAMILY | BPFKIT_OPT_PORTS,
 	.own_options = options,
 	.own_parser = parse_arg,
-	.tracepoints =
-		(const struct bpfkit_tracepoint[]){
-			{ "tcp", "tcp_probe", "Linux 4.16+" }, {} },
+	.tracepoints = (const struct bpfkit_tracepoint[]){ { "tcp", "tcp_probe",
+							     "Linux 4.16+" },
+							   {} },
 };
 
 /* KEY's address AT (laddr or raddr) as text in BUF. */
@@ -223,10 +222,10 @@ static void metric_key(const void *key, const struct bpfkit_hist *h,
 }
 
 /* Write an address filter into the object's .rodata. */
-#define set_filter(skel, which)                                               \
-	do {                                                                  \
-		(skel)->rodata->which##_family = env.which.family;            \
-		memcpy((void *)(skel)->rodata->which, env.which.addr, 16);    \
+#define set_filter(skel, which)                                            \
+	do {                                                               \
+		(skel)->rodata->which##_family = env.which.family;         \
+		memcpy((void *)(skel)->rodata->which, env.which.addr, 16); \
 	} while (0)
 
 int main(int argc, char **argv)
@@ -234,7 +233,8 @@ int main(int argc, char **argv)
 	struct bpfkit_hist_keys keys = {
 		.key_size = sizeof(struct tcprtt_key),
 		.metric = "bpfkit_tcprtt_rtt_seconds",
-		.metric_help = "TCP sockets' smoothed round-trip time at each segment received",
+		.metric_help =
+			"TCP sockets' smoothed round-trip time at each segment received",
 	};
 	struct tcprtt_bpf *skel = NULL;
 	int err;
