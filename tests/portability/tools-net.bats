@@ -44,3 +44,22 @@ load helpers
 		(map(select(.lport == $c and .rport == $s)) | length == 1) and
 		(map(select(.lport == $s and .rport == $c)) | length == 1)'
 }
+
+@test "tcptop: a session's exact bytes each way under each end's pid (6.3+: sock tracepoints; before: the syscalls)" {
+	COMM=$(unique_comm)
+	launch tcptop -j -c "$COMM" 600
+	trigger "$COMM" session 127.0.0.1 123456 654321 0
+	read -r _ client server cport sport _ <<<"$LINES"
+	stop_tool
+	[ "$TOOL_STATUS" = 0 ]
+	check_out --argjson c "$client" --argjson s "$server" \
+		--argjson cp "$cport" --argjson sp "$sport" '
+		map(.flows[]) | length == 2 and
+		all(.ip == 4 and .saddr == "127.0.0.1" and .daddr == "127.0.0.1") and
+		(map(select(.pid == $c)) | length == 1 and (.[0] | .sport == $cp and
+			.dport == $sp and .tx_bytes == 123456 and
+			.rx_bytes == 654321)) and
+		(map(select(.pid == $s)) | length == 1 and (.[0] | .sport == $sp and
+			.dport == $cp and .tx_bytes == 654321 and
+			.rx_bytes == 123456))'
+}
