@@ -143,17 +143,6 @@ static int take_rows(struct report *r)
 	return n;
 }
 
-static double elapsed(struct report *r)
-{
-	struct timespec now;
-	double s;
-
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	s = now.tv_sec - r->last.tv_sec + (now.tv_nsec - r->last.tv_nsec) / 1e9;
-	r->last = now;
-	return s;
-}
-
 static void print_json(struct report *r, int n, double seconds)
 {
 	struct bpfkit_json j;
@@ -230,7 +219,7 @@ static int report(void *ctx)
 		n = env.rows;
 	r->intervals++;
 	if (bpfkit_output_json())
-		print_json(r, n, elapsed(r));
+		print_json(r, n, bpfkit_lap(&r->last));
 	else
 		print_table(r, n);
 	/* After COUNT intervals, end the run. */
