@@ -13,6 +13,7 @@
 #include "channel.h"
 #include "cli.h"
 #include "diag.h"
+#include "net.h"
 #include "output.h"
 #include "run.h"
 #include "setup.h"
@@ -46,55 +47,18 @@ static const struct bpfkit_tool tool = {
 			{} },
 };
 
-static const struct {
-	__u16 nr;
-	const char *name;
-} protocols[] = {
-	{ IPPROTO_TCP, "TCP" },		{ IPPROTO_UDP, "UDP" },
-	{ IPPROTO_UDPLITE, "UDPLITE" }, { IPPROTO_SCTP, "SCTP" },
-	{ IPPROTO_ICMP, "ICMP" },	{ IPPROTO_ICMPV6, "ICMPV6" },
-	{ IPPROTO_MPTCP, "MPTCP" },	{ IPPROTO_RAW, "RAW" },
-};
-
-static const struct {
-	__u16 nr;
-	const char *name;
-} families[] = {
-	{ AF_UNIX, "UNIX" },	       { AF_INET, "INET" },
-	{ AF_INET6, "INET6" },	       { AF_NETLINK, "NETLINK" },
-	{ AF_PACKET, "PACKET" },       { AF_VSOCK, "VSOCK" },
-	{ AF_BLUETOOTH, "BLUETOOTH" }, { AF_XDP, "XDP" },
-};
-
 static bool is_inet(const struct bindsnoop_event *e)
 {
 	return e->family == AF_INET || e->family == AF_INET6;
-}
-
-static const char *family_name(__u16 family, char *buf, size_t len)
-{
-	size_t i;
-
-	for (i = 0; i < sizeof(families) / sizeof(families[0]); i++)
-		if (families[i].nr == family)
-			return families[i].name;
-	snprintf(buf, len, "AF_%u", family);
-	return buf;
 }
 
 /* The protocol for an inet socket, else the family: TCP, UDP, UNIX... */
 static const char *proto_name(const struct bindsnoop_event *e, char *buf,
 			      size_t len)
 {
-	size_t i;
-
 	if (!is_inet(e) || !(e->opts & BINDSNOOP_SOCKET))
-		return family_name(e->family, buf, len);
-	for (i = 0; i < sizeof(protocols) / sizeof(protocols[0]); i++)
-		if (protocols[i].nr == e->proto)
-			return protocols[i].name;
-	snprintf(buf, len, "%u", e->proto);
-	return buf;
+		return bpfkit_family_name(e->family, buf, len);
+	return bpfkit_proto_name(e->proto, buf, len);
 }
 
 static const char *error_name(__s32 ret)
@@ -125,7 +89,8 @@ static void print_json(const void *event)
 	if (e->ret < 0)
 		bpfkit_json_str(&j, "error", error_name(e->ret), 32);
 	bpfkit_json_int(&j, "fd", e->fd);
-	bpfkit_json_str(&j, "family", family_name(e->family, fam, sizeof(fam)),
+	bpfkit_json_str(&j, "family",
+			bpfkit_family_name(e->family, fam, sizeof(fam)),
 			sizeof(fam));
 	if (is_inet(e)) {
 		bpfkit_json_str(&j, "addr", addr, INET6_ADDRSTRLEN);

@@ -203,17 +203,6 @@ static int by_count(const void *a, const void *b)
 	return x->key < y->key ? -1 : x->key > y->key;
 }
 
-static double elapsed(struct report *r)
-{
-	struct timespec now;
-	double s;
-
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	s = now.tv_sec - r->last.tv_sec + (now.tv_nsec - r->last.tv_nsec) / 1e9;
-	r->last = now;
-	return s;
-}
-
 static void print_json(struct report *r, int n, double seconds)
 {
 	__u64 untimed = *r->untimed - r->untimed_reported;
@@ -365,7 +354,7 @@ static int report(void *ctx)
 		n = env.top;
 	r->intervals++;
 	if (bpfkit_output_json())
-		print_json(r, n, elapsed(r));
+		print_json(r, n, bpfkit_lap(&r->last));
 	else
 		print_table(r, n);
 	return 0;

@@ -18,6 +18,8 @@
  *	io	read PROG's first 4 KiB with O_DIRECT: one block I/O each
  *	stat	stat(2) /dev/null
  *	bind	bind a UDP socket to 127.0.0.1, port 0, and close it
+ *	listen	listen(2) on an unbound TCP socket (the kernel binds it to
+ *		a port of its choice) and close it; not in mix
  *	mount	a mount(2) that fails (ENOENT: no target), changing nothing
  *	connect	a TCP connect to a port of 127.0.0.1 that this process holds
  *		bound but not listening: refused at once
@@ -172,6 +174,16 @@ static void do_bind(void)
 		return;
 	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
 	bind(fd, (struct sockaddr *)&sin, sizeof(sin));
+	close(fd);
+}
+
+static void do_listen(void)
+{
+	int fd = socket(AF_INET, SOCK_STREAM, 0);
+
+	if (fd < 0)
+		return;
+	listen(fd, 1);
 	close(fd);
 }
 
@@ -442,6 +454,7 @@ static const struct {
 	{ "stat", do_stat },	   { "bind", do_bind },
 	{ "mount", do_mount },	   { "connect", do_connect },
 	{ "accept", do_accept },   { "retrans", NULL },
+	{ "listen", do_listen },
 };
 
 static void *worker(void *unused)
@@ -488,7 +501,7 @@ int main(int argc, char **argv)
 	prog = argc > 3 ? argv[3] : NULL;
 	if ((!fn && !retrans) || ((fn == do_exec || fn == do_io) && !prog)) {
 		fprintf(stderr,
-			"usage: rel-storm exec|open|exit|signal|syscall|mix|resolve|readline|import|io|stat|bind|mount|connect|accept|retrans COMM [PROG] <COUNTS\n");
+			"usage: rel-storm exec|open|exit|signal|syscall|mix|resolve|readline|import|io|stat|bind|listen|mount|connect|accept|retrans COMM [PROG] <COUNTS\n");
 		return 2;
 	}
 

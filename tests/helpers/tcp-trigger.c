@@ -23,6 +23,15 @@
  *				meanwhile makes the kernel retransmit)
  *	dial ADDR PORT SYNCNT	one connect to ADDR:PORT, with TCP_SYNCNT
  *				SYN retries: "dial SPORT ERRNO" (0 on success)
+ *	sink ADDR PORT		accept one connection on ADDR:PORT, read it
+ *				to its end and close it: "sink PORT" once
+ *				listening, "sunk BYTES" at the end
+ *	send ADDR PORT BYTES	connect to ADDR:PORT, send BYTES and close:
+ *				"send SPORT BYTES"
+ *	listen ADDR PORT BACKLOG	listen with BACKLOG on a socket
+ *				bound to ADDR:PORT (PORT 0: left unbound, the
+ *				kernel picks one), then on a pipe: "listen FD
+ *				PORT", "notsock FD ERRNO"
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -180,6 +189,40 @@ static void do_serve(int port)
 	close(lfd);
 }
 
+static void do_sink(int port)
+{
+	int lfd = bound_socket(port, 1), cfd;
+	static char buf[65536];
+	long n = 0;
+	ssize_t r;
+
+	printf("sink %d\n", local_port(lfd));
+	fflush(stdout);
+	cfd = accept(lfd, NULL, NULL);
+	if (cfd < 0)
+		die("accept");
+	while ((r = read(cfd, buf, sizeof(buf))) > 0)
+		n += r;
+	if (r < 0)
+		die("read");
+	printf("sunk %ld\n", n);
+	close(cfd);
+	close(lfd);
+}
+
+static void do_send(int port, long bytes)
+{
+	int fd = dial(port, 0);
+
+	if (fd < 0) {
+		errno = -fd;
+		die("connect");
+	}
+	xfer(fd, bytes, true);
+	printf("send %d %ld\n", local_port(fd), bytes);
+	close(fd);
+}
+
 static void do_stall(void)
 {
 	int lfd = bound_socket(0, 1), port = local_port(lfd), fd, cfd;
@@ -201,6 +244,29 @@ static void do_stall(void)
 	close(fd);
 	close(cfd);
 	close(lfd);
+}
+
+static void do_listen(int port, int backlog)
+{
+	int fd, pipefd[2];
+
+	if (port) {
+		fd = bound_socket(port, 0);
+	} else {
+		fd = socket(addr.ss_family, SOCK_STREAM, 0);
+		if (fd < 0)
+			die("socket");
+	}
+	if (listen(fd, backlog))
+		die("listen");
+	printf("listen %d %d\n", fd, local_port(fd));
+	if (pipe(pipefd))
+		die("pipe");
+	printf("notsock %d %d\n", pipefd[0],
+	       listen(pipefd[0], backlog) ? errno : 0);
+	close(pipefd[0]);
+	close(pipefd[1]);
+	close(fd);
 }
 
 static double now_ms(void)
@@ -258,7 +324,7 @@ int main(int argc, char **argv)
 
 	if (argc < 4) {
 		fprintf(stderr,
-			"usage: tcp-trigger COMM connect|session|serve|stall|dial ADDR [ARG...]\n");
+			"usage: tcp-trigger COMM connect|session|serve|stall|dial|sink|send|listen ADDR [ARG...]\n");
 		return 2;
 	}
 	if (prctl(PR_SET_NAME, argv[1]))
@@ -278,6 +344,12 @@ int main(int argc, char **argv)
 		fd = dial(atoi(argv[4]), atoi(argv[5]));
 		printf("dial %d %d\n", fd < 0 ? 0 : local_port(fd),
 		       fd < 0 ? -fd : 0);
+	} else if (!strcmp(argv[2], "sink") && argc == 5) {
+		do_sink(atoi(argv[4]));
+	} else if (!strcmp(argv[2], "send") && argc == 6) {
+		do_send(atoi(argv[4]), atol(argv[5]));
+	} else if (!strcmp(argv[2], "listen") && argc == 6) {
+		do_listen(atoi(argv[4]), atoi(argv[5]));
 	} else {
 		fprintf(stderr, "tcp-trigger: bad mode or arguments\n");
 		return 2;

@@ -11,9 +11,9 @@ load helpers
 # Every tool with --cgroup, each tested below.
 TOOLS="hello hello-buffer hello-config hello-attach hello-tail hello-map execsnoop exitsnoop opensnoop sigsnoop syscount
 statsnoop bindsnoop mountsnoop gethostlatency bashreadline pyimport cpudist
-tcpconnect tcplife tcpstates tcpaccept tcpconnlat"
+tcpconnect tcplife tcpstates tcpaccept tcpconnlat solisten"
 # ...or in its own file (a test named "TOOL: --cgroup ...").
-OWN_FILE="runqlat oomkill profile offcputime wakeuptime tcpretrans"
+OWN_FILE="runqlat oomkill profile offcputime wakeuptime tcpretrans tcptop"
 
 setup() {
 	CGROOT=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/mounts)
@@ -143,6 +143,10 @@ check_storm() {
 
 @test "cgroup: tcpconnlat traces a child cgroup's connects, no sibling's" {
 	check_storm tcpconnlat accept
+}
+
+@test "cgroup: solisten traces a child cgroup's listen(2), no sibling's" {
+	check_storm solisten listen
 }
 
 @test "cgroup: mountsnoop traces a child cgroup's mount(2), no sibling's" {

@@ -166,6 +166,23 @@ static void test_state_names(void **state)
 	assert_string_equal(bpfkit_tcp_state_name(-1), "UNKNOWN");
 }
 
+/* Families and protocols by name; unknown ones by number. */
+static void test_family_proto_names(void **state)
+{
+	char buf[16];
+
+	assert_string_equal(bpfkit_family_name(AF_INET6, buf, sizeof(buf)),
+			    "INET6");
+	assert_string_equal(bpfkit_family_name(AF_UNIX, buf, sizeof(buf)),
+			    "UNIX");
+	assert_string_equal(bpfkit_family_name(99, buf, sizeof(buf)), "AF_99");
+	assert_string_equal(bpfkit_proto_name(IPPROTO_TCP, buf, sizeof(buf)),
+			    "TCP");
+	assert_string_equal(bpfkit_proto_name(IPPROTO_MPTCP, buf, sizeof(buf)),
+			    "MPTCP");
+	assert_string_equal(bpfkit_proto_name(200, buf, sizeof(buf)), "200");
+}
+
 static void test_ports(void **state)
 {
 	struct bpfkit_ports p;
@@ -278,6 +295,7 @@ int main(void)
 		cmocka_unit_test(test_print_flow),
 		cmocka_unit_test(test_flow_header),
 		cmocka_unit_test(test_state_names),
+		cmocka_unit_test(test_family_proto_names),
 		cmocka_unit_test(test_ports),
 		cmocka_unit_test(test_bad_ports),
 		cmocka_unit_test(test_drop_reasons),

@@ -3,7 +3,8 @@
  * The run loop on sources of the test's own: a readable fd calls its
  * handler, a timer its own every interval, a handler's verdict ends the
  * loop (or its error), --duration and stdout's hang-up end it quietly, the
- * sources are forgotten with the loop, and a stop signal ends it.
+ * sources are forgotten with the loop, and a stop signal ends it; a lap
+ * times an interval.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -14,6 +15,7 @@
 #include <setjmp.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <time.h>
 #include <unistd.h>
 #include <sys/epoll.h>
 #include <cmocka.h>
@@ -146,6 +148,20 @@ static void test_stop_signal(void **state)
 	assert_int_not_equal(*bpfkit_stop_flag(), 0);
 }
 
+/* A lap is the time since the last one, which it restarts. */
+static void test_lap(void **state)
+{
+	struct timespec last;
+	double s;
+
+	clock_gettime(CLOCK_MONOTONIC, &last);
+	last.tv_sec -= 2;
+	s = bpfkit_lap(&last);
+	assert_true(s >= 2.0 && s < 3.0);
+	s = bpfkit_lap(&last);
+	assert_true(s >= 0.0 && s < 1.0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -154,6 +170,7 @@ int main(void)
 		cmocka_unit_test(test_duration_forgets),
 		cmocka_unit_test(test_stdout_hangup),
 		cmocka_unit_test(test_stop_signal),
+		cmocka_unit_test(test_lap),
 	};
 
 	return cmocka_run_group_tests_name("run", tests, setup, NULL);

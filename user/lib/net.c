@@ -98,6 +98,48 @@ void bpfkit_json_flow(struct bpfkit_json *j, const struct bpfkit_flow *flow)
 	bpfkit_json_uint(j, "dport", flow->dport);
 }
 
+static const struct {
+	__u16 nr;
+	const char *name;
+} protocols[] = {
+	{ IPPROTO_TCP, "TCP" },		{ IPPROTO_UDP, "UDP" },
+	{ IPPROTO_UDPLITE, "UDPLITE" }, { IPPROTO_SCTP, "SCTP" },
+	{ IPPROTO_ICMP, "ICMP" },	{ IPPROTO_ICMPV6, "ICMPV6" },
+	{ IPPROTO_MPTCP, "MPTCP" },	{ IPPROTO_RAW, "RAW" },
+};
+
+static const struct {
+	__u16 nr;
+	const char *name;
+} families[] = {
+	{ AF_UNIX, "UNIX" },	       { AF_INET, "INET" },
+	{ AF_INET6, "INET6" },	       { AF_NETLINK, "NETLINK" },
+	{ AF_PACKET, "PACKET" },       { AF_VSOCK, "VSOCK" },
+	{ AF_BLUETOOTH, "BLUETOOTH" }, { AF_XDP, "XDP" },
+};
+
+const char *bpfkit_family_name(__u16 family, char *buf, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(families) / sizeof(families[0]); i++)
+		if (families[i].nr == family)
+			return families[i].name;
+	snprintf(buf, len, "AF_%u", family);
+	return buf;
+}
+
+const char *bpfkit_proto_name(__u16 proto, char *buf, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(protocols) / sizeof(protocols[0]); i++)
+		if (protocols[i].nr == proto)
+			return protocols[i].name;
+	snprintf(buf, len, "%u", proto);
+	return buf;
+}
+
 const char *bpfkit_tcp_state_name(int state)
 {
 	static const char *const names[] = {

@@ -77,6 +77,14 @@ const char *bpfkit_flow_header(char src, char dst);
 /* "ip" (4 or 6), "saddr", "sport", "daddr" and "dport" of FLOW. */
 void bpfkit_json_flow(struct bpfkit_json *j, const struct bpfkit_flow *flow);
 
+/*
+ * A socket family's name without AF_ (UNIX, INET, INET6...), else "AF_N"
+ * in BUF of LEN bytes; a protocol's (TCP, UDP, SCTP, MPTCP...), else its
+ * number in BUF. Each returns the name.
+ */
+const char *bpfkit_family_name(__u16 family, char *buf, size_t len);
+const char *bpfkit_proto_name(__u16 proto, char *buf, size_t len);
+
 /* A TCP state's name, as the kernel's tracepoint prints it without TCP_. */
 const char *bpfkit_tcp_state_name(int state);
 

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <signal.h>
 #include <stdbool.h>
+#include <time.h>
 #include <unistd.h>
 #include <linux/types.h>
 #include <sys/epoll.h>
@@ -218,4 +219,15 @@ int bpfkit_run_loop(void)
 	sigprocmask(SIG_SETMASK, &oldmask, NULL);
 	forget_sources();
 	return ret < 0 ? ret : 0;
+}
+
+double bpfkit_lap(struct timespec *last)
+{
+	struct timespec now;
+	double s;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	s = now.tv_sec - last->tv_sec + (now.tv_nsec - last->tv_nsec) / 1e9;
+	*last = now;
+	return s;
 }

@@ -15,6 +15,7 @@
 #define BPFKIT_RUN_H
 
 #include <signal.h>
+#include <time.h>
 
 /*
  * A source's handler: 0 goes on; above 0 ends the loop; -errno ends it
@@ -51,6 +52,13 @@ int bpfkit_run_every(const struct bpfkit_tick *tick);
  * failed write to stdout.
  */
 int bpfkit_run_loop(void);
+
+/*
+ * The seconds since *LAST (CLOCK_MONOTONIC), which then becomes now: an
+ * interval's length, for the tools that report one (start it with
+ * clock_gettime(CLOCK_MONOTONIC, LAST)).
+ */
+double bpfkit_lap(struct timespec *last);
 
 /* Ask the loop to stop, e.g. after --count events. */
 void bpfkit_stop(void);
