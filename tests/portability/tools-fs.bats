@@ -1,0 +1,35 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0
+# Portability, file systems: on an ext4 file system of a loop device the
+# test makes, an fsync of a dirty file is seen with its file, type and
+# writer; a tmpfs file's reads are tmpfs reads.
+
+bats_require_minimum_version 1.5.0
+load ../integration/helpers
+load ../integration/blockio
+load ../integration/fsops
+load helpers
+
+@test "fsslower: an ext4 fsync above 1 ms with its file and writer; -t tmpfs keeps a tmpfs file's reads" {
+	make_ext4
+	launch fsslower -m 1 -j
+	ext4_fsync big 8
+	stop_tool
+	[ "$TOOL_STATUS" = 0 ]
+	check_out --argjson p "$WRITER" '
+		map(select(.type == null and .pid == $p and .op == "fsync")) |
+		length == 1 and .[0].file == "big" and .[0].fstype == "ext4" and
+		.[0].latency_ms >= 1'
+
+	make_tmpfs_file data 12288
+	gated_reader data 4096 3
+	launch fsslower -m 0 -t tmpfs -p "$READER" -j
+	open_gate
+	wait "$READER"
+	stop_tool
+	[ "$TOOL_STATUS" = 0 ]
+	check_out 'map(select(.type == null)) |
+		(map(select(.op == "read")) | length == 3 and
+			all(.fstype == "tmpfs" and .file == "data")) and
+		all(.fstype == "tmpfs")'
+}
