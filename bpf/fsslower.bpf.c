@@ -71,6 +71,5 @@ static __always_inline void fs_done(void *ctx, const struct bpfkit_fs_call *c,
 		len = sizeof(e->file);
 
 	/* Send the header and the name's bytes only. */
-	bpfkit_emit(ctx, &e->rec,
-		    offsetof(struct fsslower_event, file) + len);
+	bpfkit_emit(ctx, &e->rec, offsetof(struct fsslower_event, file) + len);
 }

@@ -158,9 +158,9 @@ int main(int argc, char **argv)
 	if (err)
 		goto cleanup;
 
-	bpfkit_print_header("%-*s %-*s T %-*s %-*s %*s %-*s FILENAME\n",
-			    COMM_W, "COMM", PID_W, "PID", BYTES_W, "BYTES",
-			    OFF_W, "OFF_KB", LAT_W, "LAT(ms)", FS_W, "FSTYPE");
+	bpfkit_print_header("%-*s %-*s T %-*s %-*s %*s %-*s FILENAME\n", COMM_W,
+			    "COMM", PID_W, "PID", BYTES_W, "BYTES", OFF_W,
+			    "OFF_KB", LAT_W, "LAT(ms)", FS_W, "FSTYPE");
 	err = bpfkit_run(ch, NULL);
 
 cleanup:

@@ -138,30 +138,29 @@ static __always_inline int fs_exit(void *ctx, long ret)
 
 /*
  * The two programs of syscall NAME, an operation OP on the file at
- * argument FD (-1: none yet, an open), at offset argument POS (-1: the
- * file's own).
+ * descriptor FD (0 for an open: its result names it), at offset POS (-1:
+ * the file's own); FD and POS may read the entry's arguments, ctx->args.
  */
-#define BPFKIT_FS_SYSCALL(name, op, fd, pos)                          \
-	SEC("tracepoint/syscalls/sys_enter_" #name)                   \
-	int fs_enter_##name(struct syscall_trace_enter *ctx)          \
-	{                                                             \
-		return fs_enter(op, (fd) < 0 ? 0 : ctx->args[(fd) & 7], \
-				(pos) < 0 ? -1 : ctx->args[(pos) & 7]); \
-	}                                                             \
-	SEC("tracepoint/syscalls/sys_exit_" #name)                    \
-	int fs_exit_##name(struct syscall_trace_exit *ctx)            \
-	{                                                             \
-		return fs_exit(ctx, ctx->ret);                        \
+#define BPFKIT_FS_SYSCALL(name, op, fd, pos)                 \
+	SEC("tracepoint/syscalls/sys_enter_" #name)          \
+	int fs_enter_##name(struct syscall_trace_enter *ctx) \
+	{                                                    \
+		return fs_enter(op, fd, pos);                \
+	}                                                    \
+	SEC("tracepoint/syscalls/sys_exit_" #name)           \
+	int fs_exit_##name(struct syscall_trace_exit *ctx)   \
+	{                                                    \
+		return fs_exit(ctx, ctx->ret);               \
 	}
 
-BPFKIT_FS_SYSCALL(read, BPFKIT_FS_READ, 0, -1)
-BPFKIT_FS_SYSCALL(write, BPFKIT_FS_WRITE, 0, -1)
-BPFKIT_FS_SYSCALL(pread64, BPFKIT_FS_READ, 0, 3)
-BPFKIT_FS_SYSCALL(pwrite64, BPFKIT_FS_WRITE, 0, 3)
-BPFKIT_FS_SYSCALL(open, BPFKIT_FS_OPEN, -1, -1)
-BPFKIT_FS_SYSCALL(openat, BPFKIT_FS_OPEN, -1, -1)
-BPFKIT_FS_SYSCALL(openat2, BPFKIT_FS_OPEN, -1, -1)
-BPFKIT_FS_SYSCALL(fsync, BPFKIT_FS_FSYNC, 0, -1)
-BPFKIT_FS_SYSCALL(fdatasync, BPFKIT_FS_FSYNC, 0, -1)
+BPFKIT_FS_SYSCALL(read, BPFKIT_FS_READ, ctx->args[0], -1)
+BPFKIT_FS_SYSCALL(write, BPFKIT_FS_WRITE, ctx->args[0], -1)
+BPFKIT_FS_SYSCALL(pread64, BPFKIT_FS_READ, ctx->args[0], ctx->args[3])
+BPFKIT_FS_SYSCALL(pwrite64, BPFKIT_FS_WRITE, ctx->args[0], ctx->args[3])
+BPFKIT_FS_SYSCALL(open, BPFKIT_FS_OPEN, 0, -1)
+BPFKIT_FS_SYSCALL(openat, BPFKIT_FS_OPEN, 0, -1)
+BPFKIT_FS_SYSCALL(openat2, BPFKIT_FS_OPEN, 0, -1)
+BPFKIT_FS_SYSCALL(fsync, BPFKIT_FS_FSYNC, ctx->args[0], -1)
+BPFKIT_FS_SYSCALL(fdatasync, BPFKIT_FS_FSYNC, ctx->args[0], -1)
 
 #endif /* BPFKIT_FSOPS_BPF_H */

@@ -15,13 +15,21 @@ make_ext4() {
 	mkdir -p "$MNT"
 }
 
-# ext4_fsync NAME MIB: dd writes MIB MiB to NAME on the ext4 file system,
-# then fsyncs it (conv=fsync), in the foreground; sets WRITER to dd's pid.
-ext4_fsync() {
+# ext4_writer NAME MIB: a dd, started now in the background, that writes
+# MIB MiB to NAME on the ext4 file system, then fsyncs it (conv=fsync),
+# once open_gate lets it; WRITER is its pid (unshare and sh exec it).
+ext4_writer() {
+	mkfifo "$BATS_TEST_TMPDIR/gate"
 	unshare -m --propagation private sh -c \
-		'mount -t ext4 "$1" "$2" && exec dd if=/dev/zero of="$2/$3" bs=1M count="$4" conv=fsync status=none' \
-		sh "$LOOP" "$MNT" "$1" "$2" &
+		'mount -t ext4 "$1" "$2" && read -r _ <"$3" && exec dd if=/dev/zero of="$2/$4" bs=1M count="$5" conv=fsync status=none' \
+		sh "$LOOP" "$MNT" "$BATS_TEST_TMPDIR/gate" "$1" "$2" &
 	WRITER=$!
+}
+
+# ext4_fsync NAME MIB: the same in the foreground, ungated.
+ext4_fsync() {
+	ext4_writer "$@"
+	open_gate
 	wait "$WRITER"
 }
 
@@ -51,8 +59,11 @@ gated_reader() {
 	READER=$!
 }
 
+# open_gate: let the gated writer or reader go; the gate goes with it.
+# (Bounded: a writer whose mount failed never opens it.)
 open_gate() {
-	echo >"$BATS_TEST_TMPDIR/gate"
+	timeout $((10 * TIME_SCALE)) sh -c 'echo >"$1"' sh "$BATS_TEST_TMPDIR/gate"
+	rm "$BATS_TEST_TMPDIR/gate"
 }
 
 eval "blockio_$(declare -f teardown)"

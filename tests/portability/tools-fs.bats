@@ -2,10 +2,12 @@
 # SPDX-License-Identifier: GPL-2.0
 # Portability, file systems: on an ext4 file system of a loop device the
 # test makes, an fsync of a dirty file is seen with its file, type and
-# writer; a tmpfs file's reads are tmpfs reads.
+# writer, and counted exactly in fsdist; a tmpfs file's reads are tmpfs
+# reads.
 
 bats_require_minimum_version 1.5.0
 load ../integration/helpers
+load ../integration/histogram
 load ../integration/blockio
 load ../integration/fsops
 load helpers
@@ -32,4 +34,28 @@ load helpers
 		(map(select(.op == "read")) | length == 3 and
 			all(.fstype == "tmpfs" and .file == "data")) and
 		all(.fstype == "tmpfs")'
+}
+
+@test "fsdist: 8 ext4 writes and one ext4 fsync, exactly; a tmpfs file's 3 reads" {
+	make_ext4
+	ext4_writer big 8
+	launch fsdist -p "$WRITER" -j
+	open_gate
+	wait "$WRITER"
+	stop_tool
+	[ "$TOOL_STATUS" = 0 ]
+	check_hist_json "$OUT" '(.fstype | type == "string")'
+	check_out 'map(select(.fstype == "ext4")) |
+		(map(select(.op == "write") | .count) | add) == 8 and
+		(map(select(.op == "fsync") | .count) | add) == 1'
+
+	make_tmpfs_file data 12288
+	gated_reader data 4096 3
+	launch fsdist -t tmpfs -p "$READER" -j
+	open_gate
+	wait "$READER"
+	stop_tool
+	[ "$TOOL_STATUS" = 0 ]
+	check_out 'map(select(.type != "lost")) | all(.fstype == "tmpfs") and
+		(map(select(.op == "read") | .count) | add) == 3'
 }

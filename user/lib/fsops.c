@@ -24,8 +24,8 @@ int bpfkit_fs_parse_types(const char *arg)
 				arg, BPFKIT_FS_TYPE_LEN - 1);
 		if (types.n == BPFKIT_FS_MAX_TYPES)
 			return bpfkit_usage_error(
-				"invalid -t/--type '%s': at most %d types",
-				arg, BPFKIT_FS_MAX_TYPES);
+				"invalid -t/--type '%s': at most %d types", arg,
+				BPFKIT_FS_MAX_TYPES);
 		memcpy(types.names[types.n++], p, len);
 		if (!p[len])
 			return 0;
@@ -35,8 +35,8 @@ int bpfkit_fs_parse_types(const char *arg)
 
 /* The syscalls of fsops.bpf.h, by the name of their programs' suffix. */
 static const char *const syscalls[] = {
-	"read", "write", "pread64", "pwrite64", "open",
-	"openat", "openat2", "fsync", "fdatasync",
+	"read",	  "write",   "pread64", "pwrite64",  "open",
+	"openat", "openat2", "fsync",	"fdatasync",
 };
 
 enum { NR_SYSCALLS = sizeof(syscalls) / sizeof(syscalls[0]) };

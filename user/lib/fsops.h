@@ -14,12 +14,12 @@
 #include "bpfkit/fsops.h"
 
 /* The -t option's entry in a tool's argp options. */
-#define BPFKIT_FS_TYPES_OPTION                                             \
-	{                                                                  \
-		"type", 't', "TYPES", 0,                                   \
+#define BPFKIT_FS_TYPES_OPTION                                                 \
+	{                                                                      \
+		"type", 't', "TYPES", 0,                                       \
 			"Trace these file system types only, comma-separated " \
-			"(ext4,xfs,tmpfs)",                                \
-			0                                                  \
+			"(ext4,xfs,tmpfs)",                                    \
+			0                                                      \
 	}
 
 /*
