@@ -1,73 +1,95 @@
 # SPDX-License-Identifier: GPL-2.0
-# Shared by the file system tools' tests (fsslower, fsdist): an ext4 file
-# system on a loop device (blockio.bash's make_loop) and files written and
-# fsynced there, a tmpfs file, and a reader of it that waits at a gate, so
-# that a tool can select it by pid before it reads. Mounts are made in a
-# mount namespace of the workload's own: they go when it ends.
+# Shared by the file system tools' tests (fsslower, fsdist, cachestat): a
+# file system mounted in a mount namespace of the test's own, held by a
+# sleeper (they go when it ends), commands run there, and a command that
+# waits at a gate once started, so that a tool can select it by pid
+# before it does anything: an ext4 file system on a loop device
+# (blockio.bash's make_loop), a tmpfs.
 
-# make_ext4: make_loop, then an ext4 file system on it (mkfs.ext4 from
-# e2fsprogs; SKIP without it); sets MNT, its mount point.
+# keep_mount TYPE SOURCE DIR: mount SOURCE (TYPE) at DIR in a new mount
+# namespace, held by a sleeper (KEEPER; KEEPERS: every test's sleeper).
+keep_mount() {
+	mkdir -p "$3"
+	mkfifo "$BATS_TEST_TMPDIR/mounted"
+	unshare -m --propagation private sh -c \
+		'mount -t "$1" "$2" "$3"; echo $? >"$4"; exec sleep 600' \
+		sh "$@" "$BATS_TEST_TMPDIR/mounted" &
+	KEEPER=$!
+	KEEPERS+=" $KEEPER"
+	local status
+	read -r status <"$BATS_TEST_TMPDIR/mounted"
+	rm "$BATS_TEST_TMPDIR/mounted"
+	[ "$status" = 0 ]
+}
+
+# in_mount CMD...: run CMD in KEEPER's mount namespace.
+in_mount() {
+	nsenter -t "$KEEPER" -m "$@"
+}
+
+# gated CMD...: start CMD in KEEPER's mount namespace, in the background,
+# where it waits until open_gate lets it go; GATED is its pid (nsenter and
+# sh exec it).
+gated() {
+	mkfifo "$BATS_TEST_TMPDIR/gate"
+	nsenter -t "$KEEPER" -m sh -c 'read -r _ <"$0" && exec "$@"' \
+		"$BATS_TEST_TMPDIR/gate" "$@" &
+	GATED=$!
+}
+
+# open_gate: let the gated command go; the gate goes with it. (Bounded:
+# a command that died never opens it.)
+open_gate() {
+	timeout $((10 * TIME_SCALE)) sh -c 'echo >"$1"' sh "$BATS_TEST_TMPDIR/gate"
+	rm "$BATS_TEST_TMPDIR/gate"
+}
+
+# make_ext4 [SIZE]: make_loop SIZE, an ext4 file system on it (mkfs.ext4
+# from e2fsprogs; SKIP without it) mounted at MNT (keep_mount).
 make_ext4() {
 	command -v mkfs.ext4 >/dev/null || skip "no mkfs.ext4 (e2fsprogs)"
-	make_loop
+	make_loop "$@"
 	mkfs.ext4 -q -F "$LOOP"
 	MNT=$BATS_TEST_TMPDIR/mnt
-	mkdir -p "$MNT"
+	keep_mount ext4 "$LOOP" "$MNT"
 }
 
-# ext4_writer NAME MIB: a dd, started now in the background, that writes
-# MIB MiB to NAME on the ext4 file system, then fsyncs it (conv=fsync),
-# once open_gate lets it; WRITER is its pid (unshare and sh exec it).
+# ext4_writer NAME MIB: a gated dd that writes MIB MiB to NAME on the
+# ext4 file system, then fsyncs it (conv=fsync); WRITER is its pid.
 ext4_writer() {
-	mkfifo "$BATS_TEST_TMPDIR/gate"
-	unshare -m --propagation private sh -c \
-		'mount -t ext4 "$1" "$2" && read -r _ <"$3" && exec dd if=/dev/zero of="$2/$4" bs=1M count="$5" conv=fsync status=none' \
-		sh "$LOOP" "$MNT" "$BATS_TEST_TMPDIR/gate" "$1" "$2" &
-	WRITER=$!
+	gated dd if=/dev/zero of="$MNT/$1" bs=1M count="$2" conv=fsync status=none
+	WRITER=$GATED
 }
 
-# ext4_fsync NAME MIB: the same in the foreground, ungated.
+# ext4_fsync NAME MIB: the same in the foreground.
 ext4_fsync() {
 	ext4_writer "$@"
 	open_gate
 	wait "$WRITER"
 }
 
-# make_tmpfs_file NAME BYTES: a file of BYTES zeros on a tmpfs of the
-# test's own, kept by the mount namespace of a sleeper (TMPFS_PID) at
-# TMPFS; FILE is its path as that namespace sees it.
+# make_tmpfs_file NAME BYTES: a file of BYTES zeros, FILE, on a tmpfs of
+# the test's own at TMPFS (keep_mount).
 make_tmpfs_file() {
 	TMPFS=$BATS_TEST_TMPDIR/tmpfs
-	mkdir -p "$TMPFS"
-	mkfifo "$BATS_TEST_TMPDIR/ready"
-	unshare -m --propagation private sh -c \
-		'mount -t tmpfs none "$1" && head -c "$3" /dev/zero >"$1/$2" && echo >"$4" && exec sleep 600' \
-		sh "$TMPFS" "$1" "$2" "$BATS_TEST_TMPDIR/ready" &
-	TMPFS_PID=$!
-	read -r <"$BATS_TEST_TMPDIR/ready"
+	keep_mount tmpfs none "$TMPFS"
 	FILE=$TMPFS/$1
+	in_mount sh -c 'head -c "$1" /dev/zero >"$2"' sh "$2" "$FILE"
 }
 
-# gated_reader NAME BS COUNT: a dd in TMPFS_PID's mount namespace that
-# reads COUNT blocks of BS bytes of tmpfs file NAME once open_gate lets
-# it; READER is its pid (nsenter execs it, sh execs dd).
+# gated_reader NAME BS COUNT: a gated dd that reads COUNT blocks of BS
+# bytes of file NAME of the tmpfs; READER is its pid.
 gated_reader() {
-	mkfifo "$BATS_TEST_TMPDIR/gate"
-	nsenter -t "$TMPFS_PID" -m sh -c \
-		'read -r _ <"$1" && exec dd if="$2" of=/dev/null bs="$3" count="$4" status=none' \
-		sh "$BATS_TEST_TMPDIR/gate" "$TMPFS/$1" "$2" "$3" &
-	READER=$!
-}
-
-# open_gate: let the gated writer or reader go; the gate goes with it.
-# (Bounded: a writer whose mount failed never opens it.)
-open_gate() {
-	timeout $((10 * TIME_SCALE)) sh -c 'echo >"$1"' sh "$BATS_TEST_TMPDIR/gate"
-	rm "$BATS_TEST_TMPDIR/gate"
+	gated dd if="$TMPFS/$1" of=/dev/null bs="$2" count="$3" status=none
+	READER=$GATED
 }
 
 eval "blockio_$(declare -f teardown)"
 teardown() {
-	[ -z "${TMPFS_PID:-}" ] || kill "$TMPFS_PID" 2>/dev/null || true
+	local k
+	for k in ${KEEPERS:-}; do
+		kill "$k" 2>/dev/null || true
+		wait "$k" 2>/dev/null || true
+	done
 	blockio_teardown
 }
