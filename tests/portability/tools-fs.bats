@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # Portability, file systems: on an ext4 file system of a loop device the
 # test makes, an fsync of a dirty file is seen with its file, type and
-# writer, and counted exactly in fsdist; a tmpfs file's reads are tmpfs
-# reads.
+# writer, and counted exactly in fsdist, and its pages dirtied and read
+# back counted by cachestat; a tmpfs file's reads are tmpfs reads.
 
 bats_require_minimum_version 1.5.0
 load ../integration/helpers
@@ -58,4 +58,24 @@ load helpers
 	[ "$TOOL_STATUS" = 0 ]
 	check_out 'map(select(.type != "lost")) | all(.fstype == "tmpfs") and
 		(map(select(.op == "read") | .count) | add) == 3'
+}
+
+@test "cachestat: a dd writing 32 MiB dirties about 8192 pages; reading them back after a drop adds as many" {
+	make_ext4 64M
+	gated dd if=/dev/zero of="$MNT/big" bs=1M count=32 conv=fsync status=none
+	launch cachestat -p "$GATED" -j 1
+	open_gate
+	wait "$GATED"
+	stop_tool
+	[ "$TOOL_STATUS" = 0 ]
+	check_out 'map(.dirtied) | add | . >= 7782 and . <= 8602'
+
+	in_mount dd if="$MNT/big" iflag=nocache count=0 status=none
+	gated dd if="$MNT/big" of=/dev/null bs=1M status=none
+	launch cachestat -p "$GATED" -j 1
+	open_gate
+	wait "$GATED"
+	stop_tool
+	[ "$TOOL_STATUS" = 0 ]
+	check_out 'map(.added) | add | . >= 7782 and . <= 8602'
 }
