@@ -149,11 +149,12 @@ static int fill_metrics(struct bpfkit_metrics *m, void *ctx)
 	struct report *r = ctx;
 	struct cachestat_counts now;
 	const char *labels[3] = { "event", NULL, NULL };
-	int err = totals(r, &now) ?:
-			  bpfkit_metrics_family(
-				  m, "bpfkit_cachestat_pages_total",
-				  BPFKIT_COUNTER,
-				  "Pages added to the page cache, deleted from it, dirtied");
+	int err =
+		totals(r, &now) ?:
+				  bpfkit_metrics_family(
+					  m, "bpfkit_cachestat_pages_total",
+					  BPFKIT_COUNTER,
+					  "Pages added to the page cache, deleted from it, dirtied");
 
 	if (err)
 		return err;
@@ -171,11 +172,11 @@ static int fill_metrics(struct bpfkit_metrics *m, void *ctx)
  */
 static int pick_dirtied(struct cachestat_bpf *skel)
 {
-	bool folio = bpfkit_tracepoint_exists("writeback",
-					      "writeback_dirty_folio");
+	bool folio =
+		bpfkit_tracepoint_exists("writeback", "writeback_dirty_folio");
 
-	if (!folio && !bpfkit_tracepoint_exists("writeback",
-						"writeback_dirty_page")) {
+	if (!folio &&
+	    !bpfkit_tracepoint_exists("writeback", "writeback_dirty_page")) {
 		bpfkit_error(
 			"this kernel has no writeback:writeback_dirty_folio tracepoint (Linux 5.16+) nor writeback_dirty_page (before); dirtied pages cannot be counted");
 		return -ENOENT;

@@ -16,6 +16,8 @@
 #include "fsdist.h"
 #include "fsdist.skel.h"
 
+static struct bpfkit_fs_types types; /* -t */
+
 static const struct argp_option own_options[] = {
 	BPFKIT_FS_TYPES_OPTION,
 	{},
@@ -24,7 +26,7 @@ static const struct argp_option own_options[] = {
 static error_t parse_own(int key, char *arg, struct argp_state *state)
 {
 	if (key == 't')
-		return bpfkit_fs_parse_types(arg);
+		return bpfkit_fs_parse_types(arg, &types);
 	return ARGP_ERR_UNKNOWN;
 }
 
@@ -114,7 +116,7 @@ int main(int argc, char **argv)
 		return bpfkit_open_failed();
 
 	/* -t; the syscalls this kernel has; a map that grows with its keys. */
-	err = bpfkit_fs_prepare(skel->skeleton);
+	err = bpfkit_fs_prepare(skel->skeleton, &types);
 	if (err)
 		goto cleanup;
 	bpfkit_sparse_map(skel->maps.fsdist_hists);

@@ -21,6 +21,7 @@ enum { COMM_W = 15, PID_W = 7, BYTES_W = 7, OFF_W = 8, LAT_W = 9, FS_W = 8 };
 
 static struct {
 	unsigned long min_ms; /* -m */
+	struct bpfkit_fs_types types; /* -t */
 } env = { .min_ms = 10 };
 
 static const struct argp_option options[] = {
@@ -39,7 +40,7 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		return bpfkit_parse_ulong("-m/--min", arg, 0, 86400000,
 					  &env.min_ms);
 	case 't':
-		return bpfkit_fs_parse_types(arg);
+		return bpfkit_fs_parse_types(arg, &env.types);
 	case 'T':
 		bpfkit_opts.output.wall_time = true;
 		return 0;
@@ -144,7 +145,7 @@ int main(int argc, char **argv)
 
 	/* Our threshold and -t; the syscalls this kernel has. */
 	skel->rodata->min_ns = env.min_ms * 1000000ULL;
-	err = bpfkit_fs_prepare(skel->skeleton);
+	err = bpfkit_fs_prepare(skel->skeleton, &env.types);
 	if (err)
 		goto cleanup;
 

@@ -7,14 +7,12 @@
 #include "tracefs.h"
 #include "fsops.h"
 
-static struct bpfkit_fs_types types;
-
-int bpfkit_fs_parse_types(const char *arg)
+int bpfkit_fs_parse_types(const char *arg, struct bpfkit_fs_types *types)
 {
 	const char *p = arg;
 	size_t len;
 
-	memset(&types, 0, sizeof(types));
+	memset(types, 0, sizeof(*types));
 	for (;;) {
 		len = strcspn(p, ",");
 		if (!len || len >= BPFKIT_FS_TYPE_LEN ||
@@ -22,11 +20,11 @@ int bpfkit_fs_parse_types(const char *arg)
 			return bpfkit_usage_error(
 				"invalid -t/--type '%s': expected file system type names (as in /proc/filesystems, at most %d characters) separated by commas",
 				arg, BPFKIT_FS_TYPE_LEN - 1);
-		if (types.n == BPFKIT_FS_MAX_TYPES)
+		if (types->n == BPFKIT_FS_MAX_TYPES)
 			return bpfkit_usage_error(
 				"invalid -t/--type '%s': at most %d types", arg,
 				BPFKIT_FS_MAX_TYPES);
-		memcpy(types.names[types.n++], p, len);
+		memcpy(types->names[types->n++], p, len);
 		if (!p[len])
 			return 0;
 		p += len + 1;
@@ -41,7 +39,8 @@ static const char *const syscalls[] = {
 
 enum { NR_SYSCALLS = sizeof(syscalls) / sizeof(syscalls[0]) };
 
-int bpfkit_fs_prepare(struct bpf_object_skeleton *s)
+int bpfkit_fs_prepare(struct bpf_object_skeleton *s,
+		      const struct bpfkit_fs_types *types)
 {
 	struct bpfkit_syscall_tp tps[NR_SYSCALLS];
 	struct bpfkit_fs_types *t;
@@ -66,7 +65,7 @@ int bpfkit_fs_prepare(struct bpf_object_skeleton *s)
 			    -errno);
 		return -ENOENT;
 	}
-	*t = types;
+	*t = *types;
 	return bpfkit_syscall_tps_autoload(tps, NR_SYSCALLS,
 					   "sys_enter_read tracepoints");
 }
