@@ -25,8 +25,8 @@
 #include "bpfkit/fsops.h"
 #include "bpfkit/staging.bpf.h"
 
-#define S_IFMT 00170000
-#define S_IFREG 0100000
+#define BPFKIT_S_IFMT 00170000
+#define BPFKIT_S_IFREG 0100000
 
 /* -t: the types traced (n 0: all). */
 const volatile struct bpfkit_fs_types bpfkit_fs_types;
@@ -94,7 +94,7 @@ bpfkit_fs_file(const struct bpfkit_fs_call *c, char *type)
 	if (!f)
 		return NULL;
 	inode = BPF_CORE_READ(f, f_inode);
-	if ((BPF_CORE_READ(inode, i_mode) & S_IFMT) != S_IFREG)
+	if ((BPF_CORE_READ(inode, i_mode) & BPFKIT_S_IFMT) != BPFKIT_S_IFREG)
 		return NULL;
 	words[0] = words[1] = 0;
 	bpf_probe_read_kernel_str(type, BPFKIT_FS_TYPE_LEN,
