@@ -15,6 +15,7 @@
 #            runtime for clang 14, valgrind, gdb (channel.bats times a signal
 #            with it), clang-format, cpio (new-tool.bats
 #            copies the tree with it), util-linux's unshare and setpriv,
+#            e2fsprogs (mkfs.ext4: fsslower.bats, fsdist.bats),
 #            man-db (install.bats checks the man pages as lintian does),
 #            systemtap-sdt-dev (<sys/sdt.h> for the USDT test helpers),
 #            python3 (bashreadline.bats drives bash through its pty module;
@@ -52,7 +53,7 @@ pkgs=
 for group in "$@"; do
 	case $group in
 	build) pkgs="$pkgs make gcc binutils libc6-dev clang llvm bpftool libbpf-dev libelf-dev libdw-dev libstdc++-12-dev zlib1g-dev libzstd-dev pkg-config linux-libc-dev" ;;
-	test) pkgs="$pkgs libcmocka-dev bats jq util-linux procps libclang-rt-dev valgrind gdb clang-format cpio man-db systemtap-sdt-dev python3 prometheus prometheus-node-exporter curl iproute2 nftables libxml2-utils chromium nodejs g++ systemd" ;;
+	test) pkgs="$pkgs libcmocka-dev bats jq util-linux e2fsprogs procps libclang-rt-dev valgrind gdb clang-format cpio man-db systemtap-sdt-dev python3 prometheus prometheus-node-exporter curl iproute2 nftables libxml2-utils chromium nodejs g++ systemd" ;;
 	clang19) pkgs="$pkgs clang-19 libclang-rt-19-dev" ;;
 	vm) pkgs="$pkgs qemu-system-x86 busybox-static kmod cpio xz-utils" ;;
 	bench) pkgs="$pkgs libbpf-tools bpftrace gnuplot-nox linux-perf" ;;

@@ -226,4 +226,50 @@ bpfkit_kfree_skb_reason(const struct trace_event_raw_kfree_skb *ctx,
 	return true;
 }
 
+/*
+ * The page cache tools' differences.
+ *
+ * filemap:mm_filemap_add_to_page_cache and delete_from_page_cache (Linux
+ * 3.10 on): one event per folio since Linux 5.17, whose record gained the
+ * folio's order then; one per page, with no order, before. The pages an
+ * event stands for.
+ */
+static __always_inline __u64
+bpfkit_filemap_pages(const struct trace_event_raw_mm_filemap_op_page_cache *ctx)
+{
+	if (bpf_core_field_exists(ctx->order))
+		return 1ULL << (ctx->order & 31);
+	return 1;
+}
+
+/*
+ * writeback:writeback_dirty_page became writeback_dirty_folio in Linux
+ * 5.16, its argument a folio, which may be large: its pages are
+ * folio->_nr_pages where PG_head is in its flags, or 1. The flags are an
+ * unsigned long up to Linux 6.12 at least, a memdesc_flags_t in 6.18
+ * (vmlinux.h's); the page count is _folio_nr_pages in 6.1 and 6.12,
+ * _nr_pages in 6.18.
+ */
+struct folio___o {
+	unsigned long flags;
+	unsigned int _folio_nr_pages;
+} __attribute__((preserve_access_index));
+
+static __always_inline __u64 bpfkit_folio_pages(const struct folio *folio)
+{
+	const struct folio___o *o = (const void *)folio;
+	__u32 head = bpf_core_enum_value(enum pageflags, PG_head);
+	unsigned long flags;
+
+	if (bpf_core_field_exists(o->flags))
+		flags = BPF_CORE_READ(o, flags);
+	else
+		flags = BPF_CORE_READ(folio, flags.f);
+	if (!(flags >> (head & 63) & 1))
+		return 1;
+	if (bpf_core_field_exists(folio->_nr_pages))
+		return BPF_CORE_READ(folio, _nr_pages);
+	return BPF_CORE_READ(o, _folio_nr_pages);
+}
+
 #endif /* BPFKIT_CORE_FIXES_BPF_H */

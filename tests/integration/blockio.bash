@@ -2,13 +2,14 @@
 # Shared by the block I/O tools' tests: a loop device on a file of the
 # test's own, O_DIRECT reads and writes of it, and its detach in teardown.
 
-# make_loop: attach a 16 MiB file of the test's temp dir; sets LOOP
-# (/dev/loopN) and LOOP_NAME (loopN), or skips without loop devices.
+# make_loop [SIZE]: attach a file of SIZE (truncate's; default 16M) of the
+# test's temp dir; sets LOOP (/dev/loopN) and LOOP_NAME (loopN), or skips
+# without loop devices.
 make_loop() {
 	command -v losetup >/dev/null || skip "no losetup (util-linux)"
 	[ -e /dev/loop-control ] || modprobe loop 2>/dev/null || true
 	local file=$BATS_TEST_TMPDIR/disk.img
-	truncate -s 16M "$file"
+	truncate -s "${1:-16M}" "$file"
 	# Direct I/O to the file where its filesystem takes it (tmpfs before
 	# Linux 6.6 does not): the loop device's own requests are the same.
 	LOOP=$(losetup --find --show --direct-io=on "$file" 2>/dev/null) ||
