@@ -57,14 +57,14 @@ static const struct bpfkit_tool tool = {
 
 /* The kinds' names: JSON keys and metrics labels, and their columns. */
 static const char *const op_names[VFSSTAT_OPS] = {
-	[VFSSTAT_READ] = "read",	[VFSSTAT_WRITE] = "write",
-	[VFSSTAT_FSYNC] = "fsync",	[VFSSTAT_OPEN] = "open",
+	[VFSSTAT_READ] = "read",     [VFSSTAT_WRITE] = "write",
+	[VFSSTAT_FSYNC] = "fsync",   [VFSSTAT_OPEN] = "open",
 	[VFSSTAT_CREATE] = "create",
 };
 
 static const char *const op_columns[VFSSTAT_OPS] = {
-	[VFSSTAT_READ] = "READ/s",	[VFSSTAT_WRITE] = "WRITE/s",
-	[VFSSTAT_FSYNC] = "FSYNC/s",	[VFSSTAT_OPEN] = "OPEN/s",
+	[VFSSTAT_READ] = "READ/s",     [VFSSTAT_WRITE] = "WRITE/s",
+	[VFSSTAT_FSYNC] = "FSYNC/s",   [VFSSTAT_OPEN] = "OPEN/s",
 	[VFSSTAT_CREATE] = "CREATE/s",
 };
 
@@ -203,8 +203,9 @@ int main(int argc, char **argv)
 
 	/* Keep the programs of the syscalls this kernel has. */
 	file_calls(skel, calls);
-	err = bpfkit_syscall_tps_autoload(calls, NR_CALLS,
-					  "sys_enter_read and the other file calls' tracepoints");
+	err = bpfkit_syscall_tps_autoload(
+		calls, NR_CALLS,
+		"sys_enter_read and the other file calls' tracepoints");
 	if (err)
 		goto cleanup;
 

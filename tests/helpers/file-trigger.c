@@ -14,7 +14,8 @@
  *                     write()s (the last takes the remainder); close
  *   sync FILE         one each of sync, fsync, fdatasync, syncfs, msync
  *                     (of FILE's first page, mapped) and sync_file_range,
- *                     in that order, on FILE (created, one page long)
+ *                     in that order, on FILE (created, one page long),
+ *                     then an fsync(-1) that fails (EBADF)
  *   life FILE MS      openat(O_CREAT) FILE, close; MS milliseconds later
  *                     unlinkat FILE
  */
@@ -118,13 +119,13 @@ static int sync_file(const char *file)
 	memset(map, 'x', page);
 	syscall(SYS_sync);
 	if (syscall(SYS_fsync, fd) || syscall(SYS_fdatasync, fd) ||
-	    syscall(SYS_syncfs, fd) ||
-	    syscall(SYS_msync, map, page, MS_SYNC) ||
+	    syscall(SYS_syncfs, fd) || syscall(SYS_msync, map, page, MS_SYNC) ||
 	    syscall(SYS_sync_file_range, fd, 0, page,
 		    SYNC_FILE_RANGE_WRITE | SYNC_FILE_RANGE_WAIT_AFTER))
 		return fail("sync calls");
 	munmap(map, page);
 	syscall(SYS_close, fd);
+	syscall(SYS_fsync, -1);
 	return 0;
 }
 

@@ -7,33 +7,24 @@
 
 bats_require_minimum_version 1.5.0
 load helpers
+load file-trigger
 
 setup() {
 	require_root
 	GO=$BATS_TEST_TMPDIR/go
 }
 
-# trigger ARG...: start file-trigger waiting for $GO with ARG...; PID is
-# its pid, TRIGGER its job.
-trigger() {
-	"$HELPERS/file-trigger" vfs-trigger "$GO" "$@" >"$BATS_TEST_TMPDIR/pid" &
-	TRIGGER=$!
-	wait_for "$BATS_TEST_TMPDIR/pid" '^[0-9]+$' 5
-	PID=$(cat "$BATS_TEST_TMPDIR/pid")
-}
-
 # The calls of `file-trigger vfs FILE 7`.
 EXPECTED='{read: 9, write: 9, fsync: 2, open: 3, create: 2}'
 
 @test "vfsstat: -p counts a helper's exact calls of each kind, all in one interval" {
-	trigger vfs "$BATS_TEST_TMPDIR/other" 100
-	other=$TRIGGER
-	trigger vfs "$BATS_TEST_TMPDIR/file" 7
-	start_tool vfsstat -j -i 2 -p "$PID"
+	file_trigger B vfs "$BATS_TEST_TMPDIR/other" 100
+	file_trigger A vfs "$BATS_TEST_TMPDIR/file" 7
+	start_tool vfsstat -j -i 2 -p "$A"
 	# Start the calls just after an interval begins.
 	wait_for "$OUT" '"interval":1,' 10
 	touch "$GO"
-	wait "$TRIGGER" "$other"
+	wait "$A_JOB" "$B_JOB"
 	stop_tool
 	[ "$TOOL_STATUS" = 0 ]
 	jq -es "$EXPECTED as \$e | length >= 2 and
@@ -44,11 +35,11 @@ EXPECTED='{read: 9, write: 9, fsync: 2, open: 3, create: 2}'
 }
 
 @test "vfsstat: the table's rates, --textfile's totals of the same calls" {
-	trigger vfs "$BATS_TEST_TMPDIR/file" 7
+	file_trigger A vfs "$BATS_TEST_TMPDIR/file" 7
 	mkdir "$BATS_TEST_TMPDIR/prom"
-	start_tool vfsstat -p "$PID" --textfile "$BATS_TEST_TMPDIR/prom" --print
+	start_tool vfsstat -p "$A" --textfile "$BATS_TEST_TMPDIR/prom" --print
 	touch "$GO"
-	wait "$TRIGGER"
+	wait "$A_JOB"
 	stop_tool
 	[ "$TOOL_STATUS" = 0 ]
 	head -1 "$OUT" | grep -Eq '^TIME +READ/s +WRITE/s +FSYNC/s +OPEN/s +CREATE/s$'

@@ -6,32 +6,40 @@
 
 bats_require_minimum_version 1.5.0
 load ../integration/helpers
+load ../integration/file-trigger
 load helpers
 
-# trigger ARG...: file-trigger named COMM, waiting for $BATS_TEST_TMPDIR/go
-# to do ARG...; PID is its pid, TRIGGER its job.
-trigger() {
-	COMM=$(unique_comm)
-	"$HELPERS/file-trigger" "$COMM" "$BATS_TEST_TMPDIR/go" "$@" \
-		>"$BATS_TEST_TMPDIR/pid" &
-	TRIGGER=$!
-	await "$BATS_TEST_TMPDIR/pid" '^[0-9]+$' 5
-	PID=$(cat "$BATS_TEST_TMPDIR/pid")
-}
-
-# go: let the trigger run and wait for it.
-go() {
-	touch "$BATS_TEST_TMPDIR/go"
-	wait "$TRIGGER"
+setup() {
+	require_root
+	kernel_mark
+	JOBS=
+	GO=$BATS_TEST_TMPDIR/go
 }
 
 @test "vfsstat: a helper's exact reads, writes, fsyncs, opens and creates" {
-	trigger vfs "$BATS_TEST_TMPDIR/file" 7
-	launch vfsstat -j -p "$PID"
-	go
+	file_trigger A vfs "$BATS_TEST_TMPDIR/file" 7
+	launch vfsstat -j -p "$A"
+	touch "$GO"
+	wait "$A_JOB"
 	stop_tool
 	[ "$TOOL_STATUS" = 0 ]
 	check_out '(map(.read) | add) == 9 and (map(.write) | add) == 9 and
 		(map(.fsync) | add) == 2 and (map(.open) | add) == 3 and
 		(map(.create) | add) == 2'
+}
+
+@test "syncsnoop: a helper's six kinds of sync call and a failed fsync, once each" {
+	file_trigger A sync "$BATS_TEST_TMPDIR/file"
+	launch syncsnoop -j -p "$A"
+	touch "$GO"
+	wait "$A_JOB"
+	await "$OUT" '"errno":9' 5
+	stop_tool
+	[ "$TOOL_STATUS" = 0 ]
+	check_out --argjson p "$A" '
+		map(select(.type == null)) |
+		map(.call) == ["sync", "fsync", "fdatasync", "syncfs", "msync",
+			       "sync_file_range", "fsync"] and
+		all(.[]; .pid == $p and .latency_ns > 0) and
+		all(.[:6][]; .ret == 0) and (.[6] | .errno == 9)'
 }
