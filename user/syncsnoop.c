@@ -80,7 +80,8 @@ static enum bpfkit_verdict print_event(void *ctx, const void *data, size_t size)
 		return BPFKIT_SHOWN;
 	}
 	if (e->call == SYNCSNOOP_MSYNC)
-		snprintf(arg, sizeof(arg), "0x%llx", (unsigned long long)e->arg);
+		snprintf(arg, sizeof(arg), "0x%llx",
+			 (unsigned long long)e->arg);
 	else if (e->call == SYNCSNOOP_SYNC)
 		snprintf(arg, sizeof(arg), "-");
 	else
@@ -129,8 +130,9 @@ int main(int argc, char **argv)
 
 	/* Keep the tracepoints this kernel has. */
 	sync_calls(skel, calls);
-	err = bpfkit_syscall_tps_autoload(calls, NR_CALLS,
-					  "sys_enter_sync and the other sync calls' tracepoints");
+	err = bpfkit_syscall_tps_autoload(
+		calls, NR_CALLS,
+		"sys_enter_sync and the other sync calls' tracepoints");
 	if (err)
 		goto cleanup;
 

@@ -43,3 +43,18 @@ setup() {
 		all(.[]; .pid == $p and .latency_ns > 0) and
 		all(.[:6][]; .ret == 0) and (.[6] | .errno == 9)'
 }
+
+@test "filelife: a file removed 200 ms after its creation, aged 150-400 ms" {
+	file=$BATS_TEST_TMPDIR/short
+	file_trigger A life "$file" 200
+	launch filelife -j -c "$A_COMM"
+	touch "$GO"
+	wait "$A_JOB"
+	await "$OUT" '"path":' 5
+	stop_tool
+	[ "$TOOL_STATUS" = 0 ]
+	check_out --argjson p "$A" --arg f "$file" --argjson max $((400 * TIME_SCALE)) '
+		map(select(.type == null)) | length == 1 and
+		(.[0] | .pid == $p and .path == $f and .creator_pid == $p and
+		 .age_ns >= 150000000 and .age_ns <= $max * 1000000)'
+}
