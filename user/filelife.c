@@ -234,8 +234,8 @@ int main(int argc, char **argv)
 
 	/* Keep the tracepoints this kernel has. */
 	file_calls(skel, calls);
-	err = bpfkit_syscall_tps_autoload(calls, NR_CALLS,
-					  "sys_enter_openat and sys_enter_unlinkat");
+	err = bpfkit_syscall_tps_autoload(
+		calls, NR_CALLS, "sys_enter_openat and sys_enter_unlinkat");
 	if (err)
 		goto cleanup;
 

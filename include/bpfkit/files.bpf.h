@@ -33,8 +33,8 @@ static __always_inline struct file *bpfkit_fd_file(long fd)
  * work linear in BPFKIT_PATH_DEPTH). The slots filled; BPFKIT_PATH_DEPTH
  * when there were more (the last ones are kept).
  */
-static __always_inline __u32
-bpfkit_path_names(const struct path *path, char (*names)[BPFKIT_NAME_LEN])
+static __always_inline __u32 bpfkit_path_names(const struct path *path,
+					       char (*names)[BPFKIT_NAME_LEN])
 {
 	struct dentry *d = BPF_CORE_READ(path, dentry), *parent;
 	struct vfsmount *vfsmnt = BPF_CORE_READ(path, mnt);

@@ -58,3 +58,17 @@ setup() {
 		(.[0] | .pid == $p and .path == $f and .creator_pid == $p and
 		 .age_ns >= 150000000 and .age_ns <= $max * 1000000)'
 }
+
+@test "filetop: a helper's 100000 bytes in 7 writes to a named file, in its row" {
+	file=$BATS_TEST_TMPDIR/written
+	file_trigger A write "$file" 100000 7
+	launch filetop -j -i 60 -p "$A"
+	touch "$GO"
+	wait "$A_JOB"
+	stop_tool
+	[ "$TOOL_STATUS" = 0 ]
+	check_out --argjson p "$A" '
+		length == 1 and (.[0].files | length == 1 and
+		(.[0] | .pid == $p and .file == "written" and .type == "R" and
+		 .writes == 7 and .write_bytes == 100000 and .reads == 0))'
+}
