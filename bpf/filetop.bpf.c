@@ -159,9 +159,9 @@ static __always_inline int leave(long ret)
 		/* A new row: the names, read once. */
 		zero.type = file_type(f);
 		bpf_get_current_comm(zero.comm, sizeof(zero.comm));
-		bpf_probe_read_kernel_str(
-			zero.name, sizeof(zero.name),
-			BPF_CORE_READ(f, f_path.dentry, d_name.name));
+		bpf_probe_read_kernel_str(zero.name, sizeof(zero.name),
+					  BPF_CORE_READ(f, f_path.dentry,
+							d_name.name));
 		bpf_map_update_elem(&filetop_counts, &key, &zero, BPF_NOEXIST);
 		v = bpf_map_lookup_elem(&filetop_counts, &key);
 		if (!v) {

@@ -54,6 +54,14 @@ static int by_path(const void *a, const void *b)
 		      ((const struct created *)b)->path);
 }
 
+static void free_created(void *p)
+{
+	struct created *c = p;
+
+	free(c->path);
+	free(c);
+}
+
 /*
  * Add the components NAMES (N of them, leaf first) to the path being built
  * in PARTS (*NP so far, root first), then the '/'-separated components of
@@ -192,8 +200,7 @@ static enum bpfkit_verdict print_event(void *ctx, const void *data, size_t size)
 	c = *found;
 	print_removed(e, c);
 	tdelete(c, &created_files, by_path);
-	free(c->path);
-	free(c);
+	free_created(c);
 	return BPFKIT_SHOWN;
 }
 
@@ -257,6 +264,7 @@ int main(int argc, char **argv)
 
 cleanup:
 	bpfkit_channel_free(ch);
+	tdestroy(created_files, free_created);
 	filelife_bpf__destroy(skel);
 	return bpfkit_exit_code(err);
 }

@@ -27,7 +27,7 @@ enum { CALLS_W = 7, KB_W = 9 };
 enum sort_key { SORT_ALL, SORT_READS, SORT_WRITES, SORT_RBYTES, SORT_WBYTES };
 
 static const char *const sort_names[] = {
-	[SORT_ALL] = "all",	   [SORT_READS] = "reads",
+	[SORT_ALL] = "all",	  [SORT_READS] = "reads",
 	[SORT_WRITES] = "writes", [SORT_RBYTES] = "rbytes",
 	[SORT_WBYTES] = "wbytes",
 };
@@ -216,8 +216,8 @@ static void print_table(struct report *r, int n)
 	strftime(now, sizeof(now), "%H:%M:%S", localtime(&t));
 	printf("%s[%s]\n", r->intervals > 1 ? "\n" : "", now);
 	printf("%-*s %-*s %*s %*s %*s %*s T FILE\n", BPFKIT_PID_W, "PID",
-	       BPFKIT_COMM_W, "COMM", CALLS_W, "READS", CALLS_W, "WRITES",
-	       KB_W, "R_KB", KB_W, "W_KB");
+	       BPFKIT_COMM_W, "COMM", CALLS_W, "READS", CALLS_W, "WRITES", KB_W,
+	       "R_KB", KB_W, "W_KB");
 	for (i = 0; i < n; i++) {
 		const struct row *w = &r->rows[i];
 
@@ -315,14 +315,19 @@ static void io_calls(struct filetop_bpf *skel,
 	const struct bpfkit_syscall_tp c[NR_CALLS] = {
 		{ skel->progs.read_enter, skel->progs.read_exit, "read" },
 		{ skel->progs.readv_enter, skel->progs.readv_exit, "readv" },
-		{ skel->progs.pread64_enter, skel->progs.pread64_exit, "pread64" },
+		{ skel->progs.pread64_enter, skel->progs.pread64_exit,
+		  "pread64" },
 		{ skel->progs.preadv_enter, skel->progs.preadv_exit, "preadv" },
-		{ skel->progs.preadv2_enter, skel->progs.preadv2_exit, "preadv2" },
+		{ skel->progs.preadv2_enter, skel->progs.preadv2_exit,
+		  "preadv2" },
 		{ skel->progs.write_enter, skel->progs.write_exit, "write" },
 		{ skel->progs.writev_enter, skel->progs.writev_exit, "writev" },
-		{ skel->progs.pwrite64_enter, skel->progs.pwrite64_exit, "pwrite64" },
-		{ skel->progs.pwritev_enter, skel->progs.pwritev_exit, "pwritev" },
-		{ skel->progs.pwritev2_enter, skel->progs.pwritev2_exit, "pwritev2" },
+		{ skel->progs.pwrite64_enter, skel->progs.pwrite64_exit,
+		  "pwrite64" },
+		{ skel->progs.pwritev_enter, skel->progs.pwritev_exit,
+		  "pwritev" },
+		{ skel->progs.pwritev2_enter, skel->progs.pwritev2_exit,
+		  "pwritev2" },
 	};
 
 	memcpy(calls, c, sizeof(c));
@@ -347,8 +352,9 @@ int main(int argc, char **argv)
 	/* Set our own options; keep the tracepoints this kernel has. */
 	skel->rodata->all_files = env.all_files;
 	io_calls(skel, calls);
-	err = bpfkit_syscall_tps_autoload(calls, NR_CALLS,
-					  "sys_enter_read and the other read and write calls' tracepoints");
+	err = bpfkit_syscall_tps_autoload(
+		calls, NR_CALLS,
+		"sys_enter_read and the other read and write calls' tracepoints");
 	if (err)
 		goto cleanup;
 
