@@ -29,12 +29,9 @@ struct io_args {
 	bool write;
 };
 
-/*
- * A thread killed in a read leaves its entry behind: least recently used
- * entries make room.
- */
+/* A plain hash, as other tools stage in: an LRU one costs more per call. */
 struct {
-	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, 10240);
 	__type(key, __u32);
 	__type(value, struct io_args);

@@ -23,12 +23,13 @@ setup() {
 	wait_for "$OUT" '"path":' 5
 	stop_tool
 	[ "$TOOL_STATUS" = 0 ]
-	jq -es --argjson p "$A" --arg c "$A_COMM" --arg f "$file" '
+	jq -es --argjson p "$A" --arg c "$A_COMM" --arg f "$file" \
+		--argjson max $((400 * TIME_SCALE)) '
 		map(select(.type == null)) | length == 1 and
 		(.[0] | .pid == $p and .tid == $p and .uid == 0 and
 		 .comm == $c and .path == $f and .creator_pid == $p and
 		 .creator_comm == $c and
-		 .age_ns >= 150000000 and .age_ns <= 400000000)
+		 .age_ns >= 150000000 and .age_ns <= $max * 1000000)
 	' "$OUT"
 }
 
