@@ -23,9 +23,11 @@ const volatile bool all_files;
 /* Counts that found the map full. */
 __u64 filetop_missed;
 
-/* A read or write in flight, by thread id. */
+/* A read or write in flight, by thread id: its row's key, and file. */
 struct io_args {
+	struct filetop_key key;
 	struct file *file;
+	__u32 type; /* enum filetop_type */
 	bool write;
 };
 
@@ -44,29 +46,40 @@ struct {
 	__type(value, struct filetop_val);
 } filetop_counts SEC(".maps");
 
-static __always_inline __u32 file_type(const struct file *f)
+static __always_inline __u32 file_type(__u32 mode)
 {
-	__u32 mode = BPF_CORE_READ(f, f_inode, i_mode) & S_IFMT;
-
-	if (mode == S_IFREG)
+	if ((mode & S_IFMT) == S_IFREG)
 		return FILETOP_REGULAR;
-	return mode == S_IFSOCK ? FILETOP_SOCKET : FILETOP_OTHER;
+	return (mode & S_IFMT) == S_IFSOCK ? FILETOP_SOCKET : FILETOP_OTHER;
 }
 
 /*
- * Keep the file behind FD for the exit, a regular one unless -a, when the
- * task is selected.
+ * Keep the file behind FD and its row's key for the exit, a regular file
+ * unless -a, when the task is selected: the exit reads no kernel memory
+ * but a new row's name.
  */
 static __always_inline int enter(long fd, bool write)
 {
-	__u32 tid = bpf_get_current_pid_tgid();
-	struct io_args a = { .write = write };
+	__u64 pid_tgid = bpf_get_current_pid_tgid();
+	struct io_args a = { .key.pid = pid_tgid >> 32, .write = write };
+	__u32 tid = pid_tgid;
+	struct inode *inode;
+	struct file *f;
 
 	if (!bpfkit_selected())
 		return 0;
-	a.file = bpfkit_fd_file(fd);
-	if (a.file && (all_files || file_type(a.file) == FILETOP_REGULAR))
-		bpf_map_update_elem(&filetop_args, &tid, &a, BPF_ANY);
+	/* A local: CO-RE relocates the kernel's structs only, not io_args. */
+	f = bpfkit_fd_file(fd);
+	if (!f)
+		return 0;
+	a.file = f;
+	inode = BPF_CORE_READ(f, f_inode);
+	a.type = file_type(BPF_CORE_READ(inode, i_mode));
+	if (!all_files && a.type != FILETOP_REGULAR)
+		return 0;
+	a.key.dev = BPF_CORE_READ(inode, i_sb, s_dev);
+	a.key.ino = BPF_CORE_READ(inode, i_ino);
+	bpf_map_update_elem(&filetop_args, &tid, &a, BPF_ANY);
 	return 0;
 }
 
@@ -133,12 +146,9 @@ int pwritev2_enter(struct syscall_trace_enter *ctx)
 /* Count a read or write as it returns RET. */
 static __always_inline int leave(long ret)
 {
-	__u64 pid_tgid = bpf_get_current_pid_tgid();
-	struct filetop_key key = { .pid = pid_tgid >> 32 };
+	__u32 tid = bpf_get_current_pid_tgid();
 	struct filetop_val *v, zero = {};
-	__u32 tid = pid_tgid;
 	struct io_args *a;
-	struct inode *inode;
 	struct file *f;
 
 	a = bpf_map_lookup_elem(&filetop_args, &tid);
@@ -146,21 +156,18 @@ static __always_inline int leave(long ret)
 		return 0;
 	if (ret < 0)
 		goto out;
-	/* A plain load: CO-RE relocates only the kernel's structs. */
-	f = a->file;
-	inode = BPF_CORE_READ(f, f_inode);
-	key.dev = BPF_CORE_READ(inode, i_sb, s_dev);
-	key.ino = BPF_CORE_READ(inode, i_ino);
-	v = bpf_map_lookup_elem(&filetop_counts, &key);
+	v = bpf_map_lookup_elem(&filetop_counts, &a->key);
 	if (!v) {
 		/* A new row: the names, read once. */
-		zero.type = file_type(f);
+		f = a->file;
+		zero.type = a->type;
 		bpf_get_current_comm(zero.comm, sizeof(zero.comm));
 		bpf_probe_read_kernel_str(zero.name, sizeof(zero.name),
 					  BPF_CORE_READ(f, f_path.dentry,
 							d_name.name));
-		bpf_map_update_elem(&filetop_counts, &key, &zero, BPF_NOEXIST);
-		v = bpf_map_lookup_elem(&filetop_counts, &key);
+		bpf_map_update_elem(&filetop_counts, &a->key, &zero,
+				    BPF_NOEXIST);
+		v = bpf_map_lookup_elem(&filetop_counts, &a->key);
 		if (!v) {
 			__sync_fetch_and_add(&filetop_missed, 1);
 			goto out;
