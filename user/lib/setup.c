@@ -540,7 +540,7 @@ int bpfkit_attach_syscalls(struct bpf_object_skeleton *s,
 		return err;
 	/* Exits first: no record an enter program stages misses its exit. */
 	for (i = 0; i < n; i++) {
-		if (!bpf_program__autoload(tps[i].enter) ||
+		if (!bpf_program__autoload(tps[i].enter) || !tps[i].exit ||
 		    strcmp(bpf_program__section_name(tps[i].exit),
 			   "tracepoint"))
 			continue;

@@ -79,15 +79,15 @@ int bpfkit_require_tracepoint(const char *category, const char *name,
 	return -ENOENT;
 }
 
-/* Does this kernel have syscall NAME's two tracepoints? */
-static bool syscall_tps_exist(const char *name)
+/* Does this kernel have syscall NAME's entry tracepoint, and its exit's? */
+static bool syscall_tps_exist(const char *name, bool exit)
 {
 	char enter_tp[64], exit_tp[64];
 
 	snprintf(enter_tp, sizeof(enter_tp), "sys_enter_%s", name);
 	snprintf(exit_tp, sizeof(exit_tp), "sys_exit_%s", name);
 	return bpfkit_tracepoint_exists("syscalls", enter_tp) &&
-	       bpfkit_tracepoint_exists("syscalls", exit_tp);
+	       (!exit || bpfkit_tracepoint_exists("syscalls", exit_tp));
 }
 
 int bpfkit_syscall_tps_autoload(const struct bpfkit_syscall_tp *tps, size_t n,
@@ -97,11 +97,12 @@ int bpfkit_syscall_tps_autoload(const struct bpfkit_syscall_tp *tps, size_t n,
 	size_t i;
 
 	for (i = 0; i < n; i++)
-		bpf_program__set_autoload(tps[i].exit, false);
+		if (tps[i].exit)
+			bpf_program__set_autoload(tps[i].exit, false);
 	for (i = 0; i < n; i++) {
-		ok = syscall_tps_exist(tps[i].name);
+		ok = syscall_tps_exist(tps[i].name, tps[i].exit);
 		bpf_program__set_autoload(tps[i].enter, ok);
-		if (ok)
+		if (ok && tps[i].exit)
 			bpf_program__set_autoload(tps[i].exit, true);
 		found |= ok;
 	}

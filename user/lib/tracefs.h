@@ -39,7 +39,7 @@ struct bpfkit_tracepoint {
  * A syscall's programs on syscalls:sys_enter_NAME and sys_exit_NAME. An
  * exit program that several syscalls share is SEC("tracepoint"), with no
  * target of its own: bpfkit_attach_syscalls() (setup room) attaches it to
- * the exit of each.
+ * the exit of each. EXIT NULL: a syscall traced at its entry only.
  */
 struct bpfkit_syscall_tp {
 	struct bpf_program *enter, *exit;

@@ -1,0 +1,94 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * syncsnoop: time each sync call from its syscall entry to its exit, and
+ * send it with its kind and result.
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include "bpfkit/staging.bpf.h"
+#include "syncsnoop.h"
+
+char LICENSE[] SEC("license") = "GPL";
+
+/* A call in flight, by thread id. */
+struct sync_args {
+	__u64 start_ns;
+	__u64 arg;
+	__u32 call;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 10240);
+	__type(key, __u32);
+	__type(value, struct sync_args);
+} syncsnoop_args SEC(".maps");
+
+static __always_inline int enter(__u64 arg, __u32 call)
+{
+	struct sync_args a = { bpf_ktime_get_ns(), arg, call };
+
+	bpfkit_stage(&syncsnoop_args, &a);
+	return 0;
+}
+
+SEC("tracepoint/syscalls/sys_enter_sync")
+int sync_enter(struct syscall_trace_enter *ctx)
+{
+	return enter(0, SYNCSNOOP_SYNC);
+}
+
+SEC("tracepoint/syscalls/sys_enter_fsync")
+int fsync_enter(struct syscall_trace_enter *ctx)
+{
+	return enter(ctx->args[0], SYNCSNOOP_FSYNC);
+}
+
+SEC("tracepoint/syscalls/sys_enter_fdatasync")
+int fdatasync_enter(struct syscall_trace_enter *ctx)
+{
+	return enter(ctx->args[0], SYNCSNOOP_FDATASYNC);
+}
+
+SEC("tracepoint/syscalls/sys_enter_syncfs")
+int syncfs_enter(struct syscall_trace_enter *ctx)
+{
+	return enter(ctx->args[0], SYNCSNOOP_SYNCFS);
+}
+
+SEC("tracepoint/syscalls/sys_enter_msync")
+int msync_enter(struct syscall_trace_enter *ctx)
+{
+	return enter(ctx->args[0], SYNCSNOOP_MSYNC);
+}
+
+SEC("tracepoint/syscalls/sys_enter_sync_file_range")
+int sync_file_range_enter(struct syscall_trace_enter *ctx)
+{
+	return enter(ctx->args[0], SYNCSNOOP_SYNC_FILE_RANGE);
+}
+
+/* The exit of every sync call: one program, attached to each (user space). */
+SEC("tracepoint")
+int sync_exit(struct syscall_trace_exit *ctx)
+{
+	__u64 pid_tgid = bpf_get_current_pid_tgid();
+	struct syncsnoop_event e = {};
+	__u32 tid = pid_tgid;
+	struct sync_args *a;
+
+	a = bpf_map_lookup_elem(&syncsnoop_args, &tid);
+	if (!a)
+		return 0;
+	e.latency_ns = bpf_ktime_get_ns() - a->start_ns;
+	e.arg = a->arg;
+	e.call = a->call;
+	e.pid = pid_tgid >> 32;
+	e.tid = tid;
+	e.uid = bpf_get_current_uid_gid();
+	e.ret = ctx->ret;
+	bpf_get_current_comm(e.comm, sizeof(e.comm));
+	bpfkit_emit(ctx, &e.rec, sizeof(e));
+	bpf_map_delete_elem(&syncsnoop_args, &tid);
+	return 0;
+}
