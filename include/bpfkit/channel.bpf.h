@@ -11,6 +11,7 @@
 #define BPFKIT_CHANNEL_BPF_H
 
 #include "vmlinux.h"
+#include <bpf/bpf_core_read.h>
 #include <bpf/bpf_helpers.h>
 #include "bpfkit/channel.h"
 
@@ -113,6 +114,37 @@ static __always_inline long bpfkit_emit_perf(void *ctx, const void *data,
 }
 
 /*
+ * The process id of task T as its own pid namespace sees it (the group
+ * leader's pid->numbers[pid->level], what getpid() returns in T), and that
+ * namespace's inode number in *NS.
+ */
+static __always_inline __u32 bpfkit_task_ns_tgid(const struct task_struct *t,
+						 __u32 *ns)
+{
+	struct pid *pid = BPF_CORE_READ(t, group_leader, thread_pid);
+	unsigned int level = BPF_CORE_READ(pid, level);
+	struct upid upid = {};
+
+	bpf_core_read(&upid, sizeof(upid), &pid->numbers[level & 31]);
+	*ns = BPF_CORE_READ(upid.ns, ns.inum);
+	return upid.nr;
+}
+
+/*
+ * Stamp REC with the current task's cgroup v2 id, its mount and pid
+ * namespaces and its process id in its own pid namespace (for containers).
+ */
+static __always_inline void bpfkit_record_task(struct bpfkit_record *rec)
+{
+	struct task_struct *task = (struct task_struct *)bpf_get_current_task();
+
+	rec->cgroup_id = bpf_get_current_cgroup_id();
+	rec->mntns = BPF_CORE_READ(task, nsproxy, mnt_ns, ns.inum);
+	rec->pidns_pid = bpfkit_task_ns_tgid(task, &rec->pidns);
+	rec->reserved = 0;
+}
+
+/*
  * Send one record to user space, stamped with the kernel's monotonic clock
  * (bpf_ktime_get_ns()) in its header, REC: the first member of every record.
  * Every attempt is counted as produced and every failure as dropped, so user
@@ -134,6 +166,7 @@ static __always_inline long bpfkit_emit(void *ctx, struct bpfkit_record *rec,
 	__sync_fetch_and_add(&stats->produced, 1);
 
 	rec->ktime_ns = bpf_ktime_get_ns();
+	bpfkit_record_task(rec);
 	if (bpfkit_channel_cfg.ringbuf)
 		err = bpfkit_emit_ring(rec, size, rec->ktime_ns);
 	else

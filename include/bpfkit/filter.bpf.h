@@ -28,6 +28,43 @@ struct {
 	__type(value, __u32);
 } bpfkit_cgroup SEC(".maps");
 
+/* --container, --host-only: the verdicts user space keeps (filter.h). */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 8192);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, struct bpfkit_container_key);
+	__type(value, struct bpfkit_container_verdict);
+} bpfkit_containers SEC(".maps");
+
+/*
+ * Does a task in cgroup v2 CGROUP_ID and mount namespace MNTNS pass
+ * --container / --host-only? Left out, it is counted in its verdict.
+ */
+static __always_inline bool bpfkit_container_pass(__u64 cgroup_id, __u32 mntns)
+{
+	struct bpfkit_container_key key = { .cgroup_id = cgroup_id,
+					    .mntns = mntns };
+	struct bpfkit_container_verdict *v;
+
+	v = bpf_map_lookup_elem(&bpfkit_containers, &key);
+	if (!v)
+		return bpfkit_filter.containers == BPFKIT_CONTAINERS_ASK;
+	if (v->selected)
+		return true;
+	__sync_fetch_and_add(&v->filtered, 1);
+	return false;
+}
+
+/* The same for task T (its cgroup v2 and its mount namespace). */
+static __always_inline bool
+bpfkit_task_container_pass(const struct task_struct *t)
+{
+	return bpfkit_container_pass(
+		BPF_CORE_READ(t, cgroups, dfl_cgrp, kn, id),
+		BPF_CORE_READ(t, nsproxy, mnt_ns, ns.inum));
+}
+
 /* True when the current task passes the common filters (-p, -u, -c, --cgroup). */
 static __always_inline bool bpfkit_selected(void)
 {
@@ -42,6 +79,10 @@ static __always_inline bool bpfkit_selected(void)
 		return false;
 	if (bpfkit_filter.cgroup_id &&
 	    bpf_current_task_under_cgroup(&bpfkit_cgroup, 0) != 1)
+		return false;
+	if (bpfkit_filter.containers &&
+	    !bpfkit_task_container_pass(
+		    (struct task_struct *)bpf_get_current_task()))
 		return false;
 	if (!bpfkit_filter.comm[0])
 		return true;
@@ -59,7 +100,8 @@ static __always_inline bool bpfkit_selected(void)
 static __always_inline bool bpfkit_filtering(void)
 {
 	return bpfkit_filter.pid || bpfkit_filter.uid != BPFKIT_ANY_UID ||
-	       bpfkit_filter.cgroup_id || bpfkit_filter.comm[0];
+	       bpfkit_filter.cgroup_id || bpfkit_filter.comm[0] ||
+	       bpfkit_filter.containers;
 }
 
 #define BPFKIT_CGROUP_MAX_DEPTH 16 /* levels task_in_cgroup() climbs */
@@ -101,6 +143,8 @@ static __always_inline bool bpfkit_task_selected(const struct task_struct *t)
 		return false;
 	if (bpfkit_filter.cgroup_id &&
 	    !task_in_cgroup(t, bpfkit_filter.cgroup_id))
+		return false;
+	if (bpfkit_filter.containers && !bpfkit_task_container_pass(t))
 		return false;
 	if (!bpfkit_filter.comm[0])
 		return true;

@@ -46,6 +46,11 @@ enum {
 	OPT_MAX_SERIES,
 	OPT_DROP_PRIVILEGES,
 	OPT_DISK,
+	/* The container room's (container.c) */
+	OPT_CONTAINERS,
+	OPT_CONTAINER,
+	OPT_HOST_ONLY,
+	OPT_PER_CONTAINER,
 };
 
 /* Histogram tools and event tools serve metrics too. */
@@ -80,6 +85,14 @@ static const struct {
 	{ BPFKIT_OPT_CGROUP,
 	  { "cgroup", OPT_CGROUP, "PATH", 0,
 	    "Trace this cgroup v2 and the cgroups below it only", 0 } },
+	/* Containers: with --cgroup, every tool that filters offers them. */
+	{ BPFKIT_OPT_CGROUP,
+	  { "container", OPT_CONTAINER, "ID|NAME", 0,
+	    "Trace this container only (repeatable; waits for one to start)",
+	    0 } },
+	{ BPFKIT_OPT_CGROUP,
+	  { "host-only", OPT_HOST_ONLY, NULL, 0,
+	    "Trace what runs in no container only", 0 } },
 	{ BPFKIT_OPT_FAMILY,
 	  { "ipv4", '4', NULL, 0, "Trace IPv4 only (IPv4-mapped IPv6 too)",
 	    0 } },
@@ -106,6 +119,9 @@ static const struct {
 	  { "time", 'T', NULL, 0, "Include a wall-clock time column", 0 } },
 	{ BPFKIT_OPT_TIME,
 	  { "timestamp", 't', NULL, 0, "Include seconds since start", 0 } },
+	{ BPFKIT_OPT_TIME,
+	  { "containers", OPT_CONTAINERS, NULL, 0,
+	    "Include a CONTAINER column (name, else id; - for the host)", 0 } },
 	{ BPFKIT_OPT_HIST, { NULL, 0, NULL, 0, "Histograms:", 25 } },
 	{ BPFKIT_OPT_HIST,
 	  { "interval", 'i', "SECONDS", 0,
@@ -608,6 +624,15 @@ static int parse_common(int key, char *arg, struct argp_state *state)
 		return 0;
 	case OPT_DISK:
 		return bpfkit_disk_dev("--disk", arg, &opts->disk) ? EINVAL : 0;
+	case OPT_CONTAINERS:
+		opts->containers.column = true;
+		return 0;
+	case OPT_CONTAINER:
+		return bpfkit_container_opt(&opts->containers, arg) ? EINVAL :
+								      0;
+	case OPT_HOST_ONLY:
+		opts->containers.host_only = true;
+		return 0;
 	case 'j':
 		opts->output.json = true;
 		return 0;
@@ -760,6 +785,7 @@ static void hand_out(const struct bpfkit_opts *opts)
 	bpfkit_metrics_init(&opts->metrics);
 	bpfkit_net_init(&opts->net);
 	bpfkit_run_init(opts->duration);
+	bpfkit_container_init(&opts->containers);
 }
 
 /*
@@ -908,6 +934,18 @@ void bpfkit_parse(const struct bpfkit_tool *tool, int argc, char **argv)
 	/* Counters never go back: with metrics, histograms are cumulative. */
 	if (bpfkit_opts.metrics.listen || bpfkit_opts.metrics.textfile_dir)
 		bpfkit_opts.hist.cumulative = true;
+	/* --container, --host-only: the kernel asks user space, or knows. */
+	if (bpfkit_opts.containers.nselect &&
+	    bpfkit_opts.containers.host_only) {
+		bpfkit_usage_error(
+			"--container and --host-only exclude each other; give one");
+		exit(BPFKIT_EXIT_USAGE);
+	}
+	if (bpfkit_opts.containers.nselect || bpfkit_opts.containers.host_only)
+		bpfkit_opts.filter.containers =
+			(tool->options & BPFKIT_OPT_CHANNEL) ?
+				BPFKIT_CONTAINERS_ASK :
+				BPFKIT_CONTAINERS_KNOWN;
 	if (bpfkit_opts.metrics.print && !bpfkit_opts.metrics.listen &&
 	    !bpfkit_opts.metrics.textfile_dir) {
 		bpfkit_usage_error(

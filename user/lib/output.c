@@ -11,6 +11,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include "container.h"
 #include "diag.h"
 #include "output.h"
 
@@ -120,6 +121,8 @@ void bpfkit_print_header(const char *fmt, ...)
 		printf("%-8s ", "TIME");
 	if (opts.rel_time)
 		printf("%-9s ", "TIME(s)");
+	if (bpfkit_container_opts()->column)
+		printf("%-*s ", BPFKIT_CONTAINER_W, "CONTAINER");
 	va_start(ap, fmt);
 	vprintf(fmt, ap);
 	va_end(ap);
@@ -136,6 +139,12 @@ void bpfkit_print_time(const struct bpfkit_record *rec)
 	}
 	if (opts.rel_time)
 		printf("%-9.3f ", since_start(ns));
+	if (rec && bpfkit_container_opts()->column) {
+		const char *label =
+			bpfkit_container_label(bpfkit_container_of(rec));
+
+		bpfkit_print_str(label, strlen(label), BPFKIT_CONTAINER_W);
+	}
 }
 
 size_t bpfkit_utf8_len(const unsigned char *s, size_t n, unsigned int *cp_out)
@@ -293,6 +302,33 @@ static void open_object(struct bpfkit_json *j, FILE *f)
 	fputc('{', f);
 }
 
+/*
+ * The task's cgroup, mount namespace and pid in its pid namespace, and its
+ * container, if any (container.c), from the record's header.
+ */
+static void json_container(struct bpfkit_json *j,
+			   const struct bpfkit_record *rec)
+{
+	const struct bpfkit_container *c = bpfkit_container_of(rec);
+
+	bpfkit_json_uint(j, "cgroup_id", rec->cgroup_id);
+	bpfkit_json_uint(j, "mntns", rec->mntns);
+	bpfkit_json_uint(j, "pidns", rec->pidns);
+	bpfkit_json_uint(j, "pidns_pid", rec->pidns_pid);
+	if (!c)
+		return;
+	bpfkit_json_object_begin(j, "container");
+	bpfkit_json_str(j, "id", c->id, sizeof(c->id));
+	if (c->name[0])
+		bpfkit_json_str(j, "name", c->name, sizeof(c->name));
+	bpfkit_json_str(j, "runtime", c->runtime, strlen(c->runtime));
+	if (c->pod_uid[0]) {
+		bpfkit_json_str(j, "pod_uid", c->pod_uid, sizeof(c->pod_uid));
+		bpfkit_json_str(j, "qos", c->qos, strlen(c->qos));
+	}
+	bpfkit_json_object_end(j);
+}
+
 void bpfkit_json_begin(struct bpfkit_json *j, FILE *f,
 		       const struct bpfkit_record *rec)
 {
@@ -309,6 +345,8 @@ void bpfkit_json_begin(struct bpfkit_json *j, FILE *f,
 		key(j, "ts");
 		fprintf(f, "%.6f", since_start(ns));
 	}
+	if (rec)
+		json_container(j, rec);
 }
 
 void bpfkit_json_begin_type(struct bpfkit_json *j, FILE *f, const char *type)

@@ -409,7 +409,8 @@ int bpfkit_load(struct bpf_object_skeleton *s)
 		bpfkit_fail("load BPF programs", err);
 		return err;
 	}
-	return set_cgroup(*s->obj, bpfkit_opts.cgroup_fd);
+	return set_cgroup(*s->obj, bpfkit_opts.cgroup_fd) ?:
+		       bpfkit_container_load(*s->obj);
 }
 
 /* The skeleton's link slot of PROG, so that destroying it detaches PROG. */
