@@ -14,6 +14,7 @@
 #include <bpf/bpf_core_read.h>
 #include <bpf/bpf_helpers.h>
 #include "bpfkit/channel.h"
+#include "bpfkit/core_fixes.bpf.h"
 
 const volatile struct bpfkit_channel_cfg bpfkit_channel_cfg = {
 	.wakeup = 1,
@@ -114,15 +115,13 @@ static __always_inline long bpfkit_emit_perf(void *ctx, const void *data,
 }
 
 /*
- * The process id of task T as its own pid namespace sees it (the group
- * leader's pid->numbers[pid->level], what getpid() returns in T), and that
- * namespace's inode number in *NS.
+ * The process id of task T as its own pid namespace sees it (what getpid()
+ * returns in T: its group leader's pid->numbers[pid->level]), and that
+ * namespace's inode number in *NS; PID is the leader's struct pid.
  */
-static __always_inline __u32 bpfkit_task_ns_tgid(const struct task_struct *t,
-						 __u32 *ns)
+static __always_inline __u32 bpfkit_pid_nr(const struct pid *pid,
+					   unsigned int level, __u32 *ns)
 {
-	struct pid *pid = BPF_CORE_READ(t, group_leader, thread_pid);
-	unsigned int level = BPF_CORE_READ(pid, level);
 	struct upid upid = {};
 
 	bpf_core_read(&upid, sizeof(upid), &pid->numbers[level & 31]);
@@ -136,12 +135,30 @@ static __always_inline __u32 bpfkit_task_ns_tgid(const struct task_struct *t,
  */
 static __always_inline void bpfkit_record_task(struct bpfkit_record *rec)
 {
-	struct task_struct *task = (struct task_struct *)bpf_get_current_task();
+	struct task_struct *task;
+	struct pid *pid;
 
 	rec->cgroup_id = bpf_get_current_cgroup_id();
-	rec->mntns = BPF_CORE_READ(task, nsproxy, mnt_ns, ns.inum);
-	rec->pidns_pid = bpfkit_task_ns_tgid(task, &rec->pidns);
 	rec->reserved = 0;
+	if (bpfkit_has_task_btf()) {
+		/* Plain loads through the task's BTF pointers: no helper. */
+		task = bpf_get_current_task_btf();
+		rec->mntns = task->nsproxy->mnt_ns->ns.inum;
+		pid = task->group_leader->thread_pid;
+		if (!pid->level) {
+			/* The initial pid namespace's: no helper either. */
+			rec->pidns_pid = pid->numbers[0].nr;
+			rec->pidns = pid->numbers[0].ns->ns.inum;
+			return;
+		}
+		rec->pidns_pid = bpfkit_pid_nr(pid, pid->level, &rec->pidns);
+		return;
+	}
+	task = (struct task_struct *)bpf_get_current_task();
+	rec->mntns = BPF_CORE_READ(task, nsproxy, mnt_ns, ns.inum);
+	pid = BPF_CORE_READ(task, group_leader, thread_pid);
+	rec->pidns_pid =
+		bpfkit_pid_nr(pid, BPF_CORE_READ(pid, level), &rec->pidns);
 }
 
 /*

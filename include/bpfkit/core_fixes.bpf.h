@@ -226,4 +226,17 @@ bpfkit_kfree_skb_reason(const struct trace_event_raw_kfree_skb *ctx,
 	return true;
 }
 
+/*
+ * The record header's differences (containers).
+ *
+ * bpf_get_current_task_btf(): since Linux 5.11; before, the current task
+ * is read through bpf_probe_read_kernel() (BPF_CORE_READ), a helper call
+ * per pointer.
+ */
+static __always_inline bool bpfkit_has_task_btf(void)
+{
+	return bpf_core_enum_value_exists(enum bpf_func_id,
+					  BPF_FUNC_get_current_task_btf);
+}
+
 #endif /* BPFKIT_CORE_FIXES_BPF_H */

@@ -28,19 +28,8 @@ static struct bpfkit_container_opts opts;
 static const char *podman_dir = "/var/lib/containers/storage";
 static const char *docker_dir = "/var/lib/docker";
 
-/* One (cgroup, mount namespace) resolved: its container, if any. */
-struct cached_container {
-	__u64 cgroup_id;
-	__u32 mntns;
-	bool in_container;
-	char path[PATH_MAX]; /* the cgroup v2 directory, if found; or "" */
-	struct bpfkit_container c;
-};
-
-static void *cache; /* tsearch() tree of struct cached_container */
 static __u32 self_mntns;
 static int verdicts_fd = -1; /* the kernel's bpfkit_containers map */
-static __u64 last_sweep_ns;
 
 void bpfkit_container_state_dirs(const char *podman, const char *docker)
 {
@@ -420,65 +409,145 @@ static __u64 now_ns(void)
 	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
 }
 
-static __u64 want_id;
-static char *found_path;
+/*
+ * What the system holds, read at most every REFRESH_NS: every cgroup v2
+ * directory's id and path, and every mount namespace other than ours with
+ * the container its first process's /proc/PID/cgroup names, if any.
+ */
+#define REFRESH_NS 100000000ULL
+#define RETRIES 2 /* looks at a pair found in no container, at most */
 
-static int match_id(const char *path, const struct stat *st, int type,
-		    struct FTW *ftw)
+struct cgroup_dir {
+	__u64 id;
+	char *path; /* below the v2 mount */
+};
+
+struct mount_ns {
+	__u32 inum;
+	bool in_container;
+	struct bpfkit_container c;
+};
+
+static struct cgroup_dir *dirs;
+static size_t ndirs, dirs_size;
+static struct mount_ns *mntnses;
+static size_t nmntnses, mntnses_size;
+static __u64 refreshed_ns;
+static size_t mount_len;
+
+static int add_dir(const char *path, const struct stat *st, int type,
+		   struct FTW *ftw)
 {
 	struct {
 		struct file_handle fh;
 		__u64 id;
 	} h = { .fh.handle_bytes = sizeof(__u64) };
+	struct cgroup_dir *grown;
 	int mount_id;
 
-	if (type != FTW_D)
+	if (type != FTW_D ||
+	    name_to_handle_at(AT_FDCWD, path, &h.fh, &mount_id, 0))
 		return 0;
-	if (name_to_handle_at(AT_FDCWD, path, &h.fh, &mount_id, 0) ||
-	    h.id != want_id)
-		return 0;
-	snprintf(found_path, PATH_MAX, "%s", path);
-	return 1;
+	if (ndirs == dirs_size) {
+		dirs_size = dirs_size ? 2 * dirs_size : 256;
+		grown = realloc(dirs, dirs_size * sizeof(*dirs));
+		if (!grown)
+			return 1;
+		dirs = grown;
+	}
+	dirs[ndirs].id = h.id;
+	dirs[ndirs].path = strdup(path + mount_len);
+	if (dirs[ndirs].path)
+		ndirs++;
+	return 0;
 }
 
-/* The directory of cgroup v2 ID under the v2 mount, into PATH; false: none. */
-static bool cgroup_path(__u64 id, char *path)
+static void add_mntns(__u32 inum, const char *pid)
+{
+	struct mount_ns *m, *grown;
+	char path[64], *text;
+	size_t i;
+
+	for (i = 0; i < nmntnses; i++)
+		if (mntnses[i].inum == inum)
+			return;
+	if (nmntnses == mntnses_size) {
+		mntnses_size = mntnses_size ? 2 * mntnses_size : 64;
+		grown = realloc(mntnses, mntnses_size * sizeof(*mntnses));
+		if (!grown)
+			return;
+		mntnses = grown;
+	}
+	m = &mntnses[nmntnses++];
+	m->inum = inum;
+	snprintf(path, sizeof(path), "/proc/%s/cgroup", pid);
+	text = slurp(path);
+	m->in_container = text && bpfkit_container_parse_proc(text, &m->c);
+	free(text);
+}
+
+static void refresh(void)
 {
 	const char *mount = bpfkit_cgroup2_mount(NULL);
-
-	path[0] = '\0';
-	if (!mount || !id)
-		return false;
-	want_id = id;
-	found_path = path;
-	return nftw(mount, match_id, 16, FTW_PHYS) == 1;
-}
-
-/* A live process in mount namespace MNTNS (0: none): its /proc/PID/cgroup. */
-static bool parse_mntns(__u32 mntns, struct bpfkit_container *c)
-{
-	char path[PATH_MAX], *text;
+	char path[64];
 	struct dirent *d;
-	bool found = false;
 	DIR *proc;
+	__u32 inum;
 
+	refreshed_ns = now_ns();
+	while (ndirs)
+		free(dirs[--ndirs].path);
+	nmntnses = 0;
+	if (mount) {
+		mount_len = strlen(mount);
+		nftw(mount, add_dir, 16, FTW_PHYS);
+	}
 	proc = opendir("/proc");
-	if (!proc)
-		return false;
-	while (!found && (d = readdir(proc))) {
-		if (d->d_name[0] < '1' || d->d_name[0] > '9')
+	while (proc && (d = readdir(proc))) {
+		if (d->d_name[0] < '1' || d->d_name[0] > '9' ||
+		    strlen(d->d_name) > 16)
 			continue;
 		snprintf(path, sizeof(path), "/proc/%s/ns/mnt", d->d_name);
-		if (ns_inode(path) != mntns)
-			continue;
-		snprintf(path, sizeof(path), "/proc/%s/cgroup", d->d_name);
-		text = slurp(path);
-		found = text && bpfkit_container_parse_proc(text, c);
-		free(text);
+		inum = ns_inode(path);
+		if (inum && inum != self_mntns)
+			add_mntns(inum, d->d_name);
 	}
-	closedir(proc);
-	return found;
+	if (proc)
+		closedir(proc);
 }
+
+static const struct cgroup_dir *find_dir(__u64 id)
+{
+	size_t i;
+
+	for (i = 0; i < ndirs; i++)
+		if (dirs[i].id == id)
+			return &dirs[i];
+	return NULL;
+}
+
+static const struct mount_ns *find_mntns(__u32 inum)
+{
+	size_t i;
+
+	for (i = 0; i < nmntnses; i++)
+		if (mntnses[i].inum == inum)
+			return &mntnses[i];
+	return NULL;
+}
+
+/* One (cgroup, mount namespace) pair resolved: its container, if any. */
+struct cached_container {
+	__u64 cgroup_id;
+	__u32 mntns;
+	unsigned int tries; /* looks so far, while in no container */
+	__u64 looked_ns; /* refreshed_ns of the last look */
+	bool in_container;
+	struct bpfkit_container c;
+};
+
+static void *cache; /* tsearch() tree of struct cached_container */
+static __u64 last_sweep_ns;
 
 static int cmp_entry(const void *a, const void *b)
 {
@@ -489,62 +558,86 @@ static int cmp_entry(const void *a, const void *b)
 	return x->mntns < y->mntns ? -1 : x->mntns > y->mntns;
 }
 
-static void resolve(struct cached_container *e)
+/* Look E's pair up in what was read last. */
+static bool look(struct cached_container *e)
 {
-	if (!self_mntns)
-		self_mntns = ns_inode("/proc/self/ns/mnt");
+	const struct cgroup_dir *dir = find_dir(e->cgroup_id);
+	const struct mount_ns *m = find_mntns(e->mntns);
+
+	e->looked_ns = refreshed_ns;
+	e->tries++;
 	/* The container's own cgroup v2 directory, when its runtime made one. */
-	if (cgroup_path(e->cgroup_id, e->path) &&
-	    bpfkit_container_parse(e->path + strlen(bpfkit_cgroup2_mount(NULL)),
-				   &e->c))
+	if (dir && bpfkit_container_parse(dir->path, &e->c))
 		e->in_container = true;
-	/* Else, as in v1-only layouts, a task of its mount namespace's. */
-	else if (e->mntns && e->mntns != self_mntns &&
-		 parse_mntns(e->mntns, &e->c))
+	/* Else, as in v1-only layouts, its mount namespace's processes'. */
+	else if (m && m->in_container) {
+		e->c = m->c;
 		e->in_container = true;
+	}
 	if (e->in_container)
 		find_name(&e->c);
+	return e->in_container;
 }
 
-/* Is entry E's cgroup or mount namespace still there? */
-static bool alive(const struct cached_container *e)
+/*
+ * Resolve E: our own mount namespace is the host's; another pair is looked
+ * up, and again after a refresh if it is in no container yet (its runtime
+ * may have been making it), up to RETRIES times.
+ */
+static void resolve(struct cached_container *e)
 {
-	if (e->path[0])
-		return !access(e->path, F_OK);
-	return !e->in_container ||
-	       parse_mntns(e->mntns, &(struct bpfkit_container){});
+	if (e->in_container || e->mntns == self_mntns || e->tries >= RETRIES)
+		return;
+	if (e->tries && e->looked_ns == refreshed_ns &&
+	    now_ns() - refreshed_ns < REFRESH_NS)
+		return;
+	if (!e->tries && look(e))
+		return;
+	if (now_ns() - refreshed_ns >= REFRESH_NS)
+		refresh();
+	if (refreshed_ns != e->looked_ns)
+		look(e);
+}
+
+/* Settled: in a container, or in none for good. */
+static bool settled(const struct cached_container *e)
+{
+	return e->in_container || e->mntns == self_mntns || e->tries >= RETRIES;
 }
 
 static struct cached_container **dead;
-static size_t ndead;
+static size_t ndead, dead_size;
 
 static void collect_dead(const void *node, VISIT which, int depth)
 {
 	struct cached_container *e = *(struct cached_container *const *)node;
 	struct cached_container **grown;
 
-	if ((which != postorder && which != leaf) || alive(e))
+	if ((which != postorder && which != leaf) || !e->in_container ||
+	    find_dir(e->cgroup_id) || find_mntns(e->mntns))
 		return;
-	grown = realloc(dead, (ndead + 1) * sizeof(*dead));
-	if (!grown)
-		return;
-	dead = grown;
+	if (ndead == dead_size) {
+		dead_size = dead_size ? 2 * dead_size : 16;
+		grown = realloc(dead, dead_size * sizeof(*dead));
+		if (!grown)
+			return;
+		dead = grown;
+	}
 	dead[ndead++] = e;
 }
 
 /*
- * Drop the entries whose cgroup and mount namespace have gone, at most
- * once a second, when a new pair is seen: ids are not reused, namespace
- * inode numbers may be.
+ * Drop the containers whose cgroup and mount namespace have both gone,
+ * at most once a second, as what the system holds is read again: ids are
+ * not reused, but namespace inode numbers may be.
  */
 static void sweep(void)
 {
-	__u64 now = now_ns();
 	size_t i;
 
-	if (now - last_sweep_ns < 1000000000ULL)
+	if (refreshed_ns - last_sweep_ns < 1000000000ULL)
 		return;
-	last_sweep_ns = now;
+	last_sweep_ns = refreshed_ns;
 	ndead = 0;
 	twalk(cache, collect_dead);
 	for (i = 0; i < ndead; i++) {
@@ -560,8 +653,14 @@ static struct cached_container *lookup(__u64 cgroup_id, __u32 mntns)
 				*e;
 	void *node = tfind(&key, &cache, cmp_entry);
 
-	if (node)
-		return *(struct cached_container **)node;
+	if (!self_mntns)
+		self_mntns = ns_inode("/proc/self/ns/mnt");
+	if (node) {
+		e = *(struct cached_container **)node;
+		if (!settled(e))
+			resolve(e);
+		return e;
+	}
 	sweep();
 	e = calloc(1, sizeof(*e));
 	if (!e)
@@ -619,11 +718,19 @@ static bool give_verdict(__u64 cgroup_id, __u32 mntns,
 bool bpfkit_container_wanted(const void *data, size_t size)
 {
 	const struct bpfkit_record *rec = data;
+	struct cached_container *e;
 
 	if (!bpfkit_container_selecting() || size < sizeof(*rec))
 		return true;
+	e = lookup(rec->cgroup_id, rec->mntns);
+	if (!e)
+		return bpfkit_container_selected(NULL);
+	/* The kernel gets a verdict only once it holds for good. */
+	if (!settled(e))
+		return bpfkit_container_selected(e->in_container ? &e->c :
+								   NULL);
 	return give_verdict(rec->cgroup_id, rec->mntns,
-			    bpfkit_container_of(rec));
+			    e->in_container ? &e->c : NULL);
 }
 
 const char *bpfkit_container_label(const struct bpfkit_container *c)
