@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
+#include <glob.h>
 #include <limits.h>
 #include <search.h>
 #include <stdio.h>
@@ -25,19 +26,10 @@
 #include "diag.h"
 
 static struct bpfkit_container_opts opts;
-static const char *podman_dir = "/var/lib/containers/storage";
 static const char *docker_dir = "/var/lib/docker";
 
 static __u32 self_mntns;
 static int verdicts_fd = -1; /* the kernel's bpfkit_containers map */
-
-void bpfkit_container_state_dirs(const char *podman, const char *docker)
-{
-	if (podman)
-		podman_dir = podman;
-	if (docker)
-		docker_dir = docker;
-}
 
 /* Path parsing. */
 
@@ -85,15 +77,29 @@ static bool set_id(struct bpfkit_container *c, const char *runtime,
 }
 
 /* A systemd unit name's escapes (\x2d is '-') undone, into DST. */
+static int hex_digit(char ch)
+{
+	if (ch >= '0' && ch <= '9')
+		return ch - '0';
+	if (ch >= 'a' && ch <= 'f')
+		return ch - 'a' + 10;
+	return -1;
+}
+
 static void unescape_unit(char *dst, size_t size, const char *s, size_t n)
 {
 	size_t i, o = 0;
-	unsigned int ch;
+	int hi, lo;
 
 	for (i = 0; i < n && o + 1 < size; i++) {
-		if (s[i] == '\\' && i + 3 < n && s[i + 1] == 'x' &&
-		    sscanf(s + i + 2, "%2x", &ch) == 1) {
-			dst[o++] = ch;
+		hi = i + 3 < n && s[i] == '\\' && s[i + 1] == 'x' ?
+			     hex_digit(s[i + 2]) :
+			     -1;
+		lo = hi >= 0 ? hex_digit(s[i + 3]) : -1;
+		/* Printable bytes only: no '/', newline or NUL from a name. */
+		if (lo >= 0 && hi * 16 + lo > ' ' && hi * 16 + lo < 0x7f &&
+		    hi * 16 + lo != '/') {
+			dst[o++] = hi * 16 + lo;
 			i += 3;
 		} else {
 			dst[o++] = s[i];
@@ -153,18 +159,20 @@ static bool parse_component(const char *s, size_t n, const char *prev,
 /* A pod UID: 32 hex digits in 8-4-4-4-12, '_' (systemd) or '-' between. */
 static bool set_pod_uid(struct bpfkit_container *c, const char *s, size_t n)
 {
+	char uid[sizeof(c->pod_uid)];
 	size_t i;
 
-	if (n != 36)
+	if (n != sizeof(uid) - 1)
 		return false;
 	for (i = 0; i < n; i++) {
 		bool dash = i == 8 || i == 13 || i == 18 || i == 23;
 
 		if (dash ? (s[i] != '-' && s[i] != '_') : !all_hex(s + i, 1))
 			return false;
-		c->pod_uid[i] = dash ? '-' : s[i];
+		uid[i] = dash ? '-' : s[i];
 	}
-	c->pod_uid[n] = '\0';
+	uid[n] = '\0';
+	memcpy(c->pod_uid, uid, sizeof(uid));
 	return true;
 }
 
@@ -343,27 +351,67 @@ static void json_string_at(const char *s, char *dst, size_t size)
 }
 
 /*
- * podman keeps every container in containers/storage's
- * overlay-containers/containers.json: [{"id":"<64 hex>","names":["name"],...
+ * Where podman's containers storage is: storage.conf's graphroot (the file
+ * CONTAINERS_STORAGE_CONF names, as podman reads it, else
+ * /etc/containers/storage.conf's), or its default.
+ */
+static const char *podman_root(void)
+{
+	static char root[PATH_MAX];
+	const char *conf = getenv("CONTAINERS_STORAGE_CONF");
+	char line[PATH_MAX + 32], *q;
+	FILE *f;
+
+	if (root[0])
+		return root;
+	snprintf(root, sizeof(root), "/var/lib/containers/storage");
+	f = fopen(conf ?: "/etc/containers/storage.conf", "re");
+	while (f && fgets(line, sizeof(line), f)) {
+		q = line + strspn(line, " \t");
+		if (strncmp(q, "graphroot", 9))
+			continue;
+		q += 9 + strspn(q + 9, " \t");
+		if (*q != '=')
+			continue;
+		q = strchr(q, '"');
+		if (q && strchr(q + 1, '"')) {
+			*strchr(q + 1, '"') = '\0';
+			snprintf(root, sizeof(root), "%s", q + 1);
+		}
+		break;
+	}
+	if (f)
+		fclose(f);
+	return root;
+}
+
+/*
+ * podman keeps every container in its storage driver's DRIVER-containers/
+ * containers.json: [{"id":"<64 hex>","names":["name"],...
  */
 static void podman_name(struct bpfkit_container *c)
 {
-	char path[PATH_MAX], key[BPFKIT_CONTAINER_ID_LEN + 8], *buf, *at,
-		*names;
+	char pattern[PATH_MAX + 32], key[BPFKIT_CONTAINER_ID_LEN + 8];
+	char *buf, *at, *names, *next;
+	glob_t g;
+	size_t i;
 
-	snprintf(path, sizeof(path), "%s/overlay-containers/containers.json",
-		 podman_dir);
-	buf = slurp(path);
-	if (!buf)
+	snprintf(pattern, sizeof(pattern), "%s/*-containers/containers.json",
+		 podman_root());
+	if (glob(pattern, 0, NULL, &g))
 		return;
 	snprintf(key, sizeof(key), "\"id\":\"%s\"", c->id);
-	at = strstr(buf, key);
-	names = at ? strstr(at, "\"names\":[\"") : NULL;
-	/* Its own names: before the next container's id. */
-	if (names && (!strstr(at + 1, "\"id\":\"") ||
-		      names < strstr(at + 1, "\"id\":\"")))
-		json_string_at(names + 10, c->name, sizeof(c->name));
-	free(buf);
+	for (i = 0; i < g.gl_pathc && !c->name[0]; i++) {
+		buf = slurp(g.gl_pathv[i]);
+		at = buf ? strstr(buf, key) : NULL;
+		names = at ? strstr(at, "\"names\":[\"") : NULL;
+		next = at ? strstr(at + 1, "\"id\":\"") : NULL;
+		/* Its own names: before the next container's id. */
+		if (names && (!next || names < next))
+			json_string_at(names + 10, c->name, sizeof(c->name));
+		free(buf);
+	}
+	globfree(&g);
 }
 
 /* docker: containers/<id>/config.v2.json's "Name":"/name". */
@@ -613,8 +661,8 @@ static void collect_dead(const void *node, VISIT which, int depth)
 	struct cached_container *e = *(struct cached_container *const *)node;
 	struct cached_container **grown;
 
-	if ((which != postorder && which != leaf) || !e->in_container ||
-	    find_dir(e->cgroup_id) || find_mntns(e->mntns))
+	if ((which != postorder && which != leaf) || find_dir(e->cgroup_id) ||
+	    (e->mntns != self_mntns && find_mntns(e->mntns)))
 		return;
 	if (ndead == dead_size) {
 		dead_size = dead_size ? 2 * dead_size : 16;
@@ -627,7 +675,7 @@ static void collect_dead(const void *node, VISIT which, int depth)
 }
 
 /*
- * Drop the containers whose cgroup and mount namespace have both gone,
+ * Drop the pairs whose cgroup and mount namespace have both gone,
  * at most once a second, as what the system holds is read again: ids are
  * not reused, but namespace inode numbers may be.
  */

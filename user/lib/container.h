@@ -100,10 +100,4 @@ int bpfkit_container_load(struct bpf_object *obj);
 /* Records the kernel left out by container (the verdict map's counts). */
 __u64 bpfkit_container_filtered(void);
 
-/*
- * Where names are read (tests): podman's containers storage and docker's
- * state directories; NULL keeps the default.
- */
-void bpfkit_container_state_dirs(const char *podman, const char *docker);
-
 #endif /* BPFKIT_CONTAINER_H */
