@@ -222,6 +222,42 @@ json_of() {
 	[ -z "$(json_of "$OUT" marker-a)" ]
 }
 
+@test "containers: runqlat --per-container: a CPU hog's container has its own histogram, named, in text and JSON" {
+	need_podman
+	hog=bk-hog-$$
+	pm run -d --name "$hog" "$IMAGE" /bin/sh -c 'while :; do :; done' >/dev/null
+	run -0 "$BIN/runqlat" --per-container -d 2
+	text=$output
+	run -0 --separate-stderr "$BIN/runqlat" --per-container -j -d 2
+	pm rm -f -t 0 "$hog" >/dev/null
+	# The hog is switched out and back in: its waits are counted.
+	[[ $text == *"container = $hog"* ]]
+	count=$(jq -r --arg c "$hog" 'select(.container == $c) | .count' <<<"$output" | head -1)
+	[ "$count" -gt 0 ]
+	# The host's own histogram too.
+	[[ $text == *"container = - (mntns $(stat -L -c %i /proc/self/ns/mnt))"* ]]
+	# A container that ran nothing has none.
+	[[ $text != *"container = $A"* ]]
+}
+
+@test "containers: runqlat --metrics-labels container: a series per container" {
+	need_podman
+	hog=bk-hogm-$$
+	port=$(free_port)
+	pm run -d --name "$hog" "$IMAGE" /bin/sh -c 'while :; do :; done' >/dev/null
+	start_tool runqlat --metrics "127.0.0.1:$port" --metrics-labels container
+	sleep 1
+	body=$(scrape "$port")
+	stop_tool
+	pm rm -f -t 0 "$hog" >/dev/null
+	grep -Eq "^bpfkit_runqlat_run_queue_latency_seconds_count\{container=\"$hog\"\} [1-9]" <<<"$body"
+	grep -Eq '^bpfkit_runqlat_run_queue_latency_seconds_count\{container="-"\} [1-9]' <<<"$body"
+	run -2 "$BIN/runqlat" --metrics-labels container -P
+	[ "${#lines[@]}" = 1 ]
+	run -2 "$BIN/execsnoop" --metrics-labels container
+	[ "${#lines[@]}" = 1 ]
+}
+
 @test "containers: --container: a malformed id or name is a usage error in one line" {
 	run -2 "$BIN/execsnoop" --container 'a/b'
 	[ "${#lines[@]}" = 1 ]

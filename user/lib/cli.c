@@ -142,6 +142,9 @@ static const struct {
 	  { "pids", 'P', NULL, 0, "A histogram per process", 0 } },
 	{ BPFKIT_OPT_TASK_HISTS,
 	  { "tids", 'L', NULL, 0, "A histogram per thread", 0 } },
+	{ BPFKIT_OPT_TASK_HISTS,
+	  { "per-container", OPT_PER_CONTAINER, NULL, 0,
+	    "A histogram per container (and one for the host)", 0 } },
 	{ BPFKIT_OPT_TOTALS,
 	  { "dist", 'D', NULL, 0, "Show histograms instead of totals", 0 } },
 	{ BPFKIT_OPT_TOTALS, { "cpus", 'C', NULL, 0, "Per CPU", 0 } },
@@ -500,9 +503,11 @@ static int parse_labels(const char *arg, unsigned int *labels)
 			*labels |= BPFKIT_LABEL_PID;
 		else if (len == 4 && !strncmp(p, "comm", 4))
 			*labels |= BPFKIT_LABEL_COMM;
+		else if (len == 9 && !strncmp(p, "container", 9))
+			*labels |= BPFKIT_LABEL_CONTAINER;
 		else
 			return bpfkit_usage_error(
-				"invalid --metrics-labels '%s': expected pid, comm or pid,comm",
+				"invalid --metrics-labels '%s': expected pid, comm, container or a list of them (pid,comm)",
 				arg);
 		p += len;
 	} while (*p++ == ',');
@@ -583,8 +588,10 @@ static int parse_hist_by(int key, enum bpfkit_hist_by *by)
 {
 	if (*by != BPFKIT_HIST_ALL)
 		return bpfkit_usage_error(
-			"-P and -L are exclusive; give one of them");
+			"-P, -L and --per-container are exclusive; give one of them");
 	*by = key == 'P' ? BPFKIT_HIST_PROCESS : BPFKIT_HIST_THREAD;
+	if (key == OPT_PER_CONTAINER)
+		*by = BPFKIT_HIST_CONTAINER;
 	return 0;
 }
 
@@ -692,6 +699,7 @@ static int parse_common(int key, char *arg, struct argp_state *state)
 			return parse_hist_by(key, &opts->hist.by);
 		return parse_stacks(key, arg, &opts->stacks);
 	case 'P':
+	case OPT_PER_CONTAINER:
 		return parse_hist_by(key, &opts->hist.by);
 	case 'U':
 	case 'K':
@@ -934,6 +942,18 @@ void bpfkit_parse(const struct bpfkit_tool *tool, int argc, char **argv)
 	/* Counters never go back: with metrics, histograms are cumulative. */
 	if (bpfkit_opts.metrics.listen || bpfkit_opts.metrics.textfile_dir)
 		bpfkit_opts.hist.cumulative = true;
+	/* --metrics-labels container: the task histograms per container. */
+	if (bpfkit_opts.metrics.labels & BPFKIT_LABEL_CONTAINER) {
+		if (!(tool->options & BPFKIT_OPT_TASK_HISTS) ||
+		    bpfkit_opts.hist.by == BPFKIT_HIST_PROCESS ||
+		    bpfkit_opts.hist.by == BPFKIT_HIST_THREAD) {
+			bpfkit_usage_error(
+				"--metrics-labels container goes with the task histograms of runqlat and cpudist, without -P or -L");
+			exit(BPFKIT_EXIT_USAGE);
+		}
+		bpfkit_opts.hist.by = BPFKIT_HIST_CONTAINER;
+		bpfkit_hist_init(&bpfkit_opts.hist);
+	}
 	/* --container, --host-only: the kernel asks user space, or knows. */
 	if (bpfkit_opts.containers.nselect &&
 	    bpfkit_opts.containers.host_only) {
