@@ -28,11 +28,15 @@ struct {
 	__type(value, __u32);
 } bpfkit_cgroup SEC(".maps");
 
-/* --container, --host-only: the verdicts user space keeps (filter.h). */
+/*
+ * --container, --host-only: the verdicts user space keeps (filter.h).
+ * Preallocated (a tracing program's BPF_F_NO_PREALLOC map taints kernels
+ * before Linux 6.1, and PREEMPT_RT ones refuse it): one entry unless user
+ * space sizes it for a selection (bpfkit_container_prepare()).
+ */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 8192);
-	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__uint(max_entries, 1);
 	__type(key, struct bpfkit_container_key);
 	__type(value, struct bpfkit_container_verdict);
 } bpfkit_containers SEC(".maps");

@@ -820,6 +820,27 @@ static __u64 proc_cgroup_id(const char *pid)
 	return h.id;
 }
 
+#define VERDICTS_MAX 4096 /* (cgroup, mount namespace) pairs with a verdict */
+
+int bpfkit_container_prepare(struct bpf_object *obj)
+{
+	struct bpf_map *map;
+	int err;
+
+	if (!bpfkit_container_selecting())
+		return 0;
+	map = bpf_object__find_map_by_name(obj, "bpfkit_containers");
+	if (!map) {
+		bpfkit_error(
+			"this tool's BPF object has no bpfkit_containers map: include bpfkit/filter.bpf.h in it");
+		return -EINVAL;
+	}
+	err = bpf_map__set_max_entries(map, VERDICTS_MAX);
+	if (err)
+		bpfkit_fail("size the container verdicts map", err);
+	return err;
+}
+
 int bpfkit_container_load(struct bpf_object *obj)
 {
 	struct bpf_map *map;

@@ -90,11 +90,18 @@ bool bpfkit_container_wanted(const void *data, size_t size);
 /* C's label in a column: its name, its id's first 12 digits, or "-". */
 const char *bpfkit_container_label(const struct bpfkit_container *c);
 
+struct bpf_object;
+
+/*
+ * Before load: size OBJ's bpfkit_containers map for a selection (it has
+ * one entry otherwise). 0 or -errno, reported.
+ */
+int bpfkit_container_prepare(struct bpf_object *obj);
+
 /*
  * The kernel's half of the selection: give OBJ's bpfkit_containers map
  * the verdicts of every process now running, before attach. 0 or -errno.
  */
-struct bpf_object;
 int bpfkit_container_load(struct bpf_object *obj);
 
 /* Records the kernel left out by container (the verdict map's counts). */

@@ -395,6 +395,9 @@ int bpfkit_load(struct bpf_object_skeleton *s)
 
 	err = resize_test_map(*s->obj, &bpfkit_opts.test_map) ?:
 								write_settings(s);
+	/* --container, --host-only: room for the verdicts (container.c). */
+	if (!err)
+		err = bpfkit_container_prepare(*s->obj);
 	if (err)
 		return err;
 	err = load_timed(s);
