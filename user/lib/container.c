@@ -24,6 +24,7 @@
 #include "cgroup.h"
 #include "container.h"
 #include "diag.h"
+#include "output.h"
 
 static struct bpfkit_container_opts opts;
 static const char *docker_dir = "/var/lib/docker";
@@ -303,9 +304,43 @@ int bpfkit_container_opt(struct bpfkit_container_opts *o, const char *arg)
 	return 0;
 }
 
+/* A record's "container" object in JSON, when it ran in one. */
+static void json_container(struct bpfkit_json *j,
+			   const struct bpfkit_record *rec)
+{
+	const struct bpfkit_container *c = bpfkit_container_of(rec);
+
+	if (!c)
+		return;
+	bpfkit_json_object_begin(j, "container");
+	bpfkit_json_str(j, "id", c->id, sizeof(c->id));
+	if (c->name[0])
+		bpfkit_json_str(j, "name", c->name, sizeof(c->name));
+	bpfkit_json_str(j, "runtime", c->runtime, strlen(c->runtime));
+	if (c->pod_uid[0]) {
+		bpfkit_json_str(j, "pod_uid", c->pod_uid, sizeof(c->pod_uid));
+		bpfkit_json_str(j, "qos", c->qos, strlen(c->qos));
+	}
+	bpfkit_json_object_end(j);
+}
+
+/* A record's CONTAINER column (--containers). */
+static const char *column(const struct bpfkit_record *rec)
+{
+	return bpfkit_container_label(bpfkit_container_of(rec));
+}
+
 void bpfkit_container_init(const struct bpfkit_container_opts *o)
 {
+	struct bpfkit_record_extras x = {
+		.json = json_container,
+		.column = o->column ? column : NULL,
+		.name = "CONTAINER",
+		.width = BPFKIT_CONTAINER_W,
+	};
+
 	opts = *o;
+	bpfkit_output_extras(&x);
 }
 
 const struct bpfkit_container_opts *bpfkit_container_opts(void)

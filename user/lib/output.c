@@ -11,11 +11,11 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include "container.h"
 #include "diag.h"
 #include "output.h"
 
 static struct bpfkit_output_opts opts;
+static struct bpfkit_record_extras extras; /* the container room's */
 static __u64 start_ns; /* CLOCK_MONOTONIC when tracing started */
 static __s64 wall_offset_ns; /* CLOCK_REALTIME minus CLOCK_MONOTONIC */
 
@@ -121,8 +121,8 @@ void bpfkit_print_header(const char *fmt, ...)
 		printf("%-8s ", "TIME");
 	if (opts.rel_time)
 		printf("%-9s ", "TIME(s)");
-	if (bpfkit_container_opts()->column)
-		printf("%-*s ", BPFKIT_CONTAINER_W, "CONTAINER");
+	if (extras.column)
+		printf("%-*s ", extras.width, extras.name);
 	va_start(ap, fmt);
 	vprintf(fmt, ap);
 	va_end(ap);
@@ -139,11 +139,10 @@ void bpfkit_print_time(const struct bpfkit_record *rec)
 	}
 	if (opts.rel_time)
 		printf("%-9.3f ", since_start(ns));
-	if (rec && bpfkit_container_opts()->column) {
-		const char *label =
-			bpfkit_container_label(bpfkit_container_of(rec));
+	if (rec && extras.column) {
+		const char *label = extras.column(rec);
 
-		bpfkit_print_str(label, strlen(label), BPFKIT_CONTAINER_W);
+		bpfkit_print_str(label, strlen(label), extras.width);
 	}
 }
 
@@ -302,31 +301,24 @@ static void open_object(struct bpfkit_json *j, FILE *f)
 	fputc('{', f);
 }
 
-/*
- * The task's cgroup, mount namespace and pid in its pid namespace, and its
- * container, if any (container.c), from the record's header.
- */
-static void json_container(struct bpfkit_json *j,
-			   const struct bpfkit_record *rec)
+void bpfkit_output_extras(const struct bpfkit_record_extras *x)
 {
-	const struct bpfkit_container *c = bpfkit_container_of(rec);
+	extras = *x;
+}
 
+/*
+ * The record's task: its cgroup, mount namespace and pid in its pid
+ * namespace (the header's), then what a room above adds (its container).
+ */
+static void json_task_ids(struct bpfkit_json *j,
+			  const struct bpfkit_record *rec)
+{
 	bpfkit_json_uint(j, "cgroup_id", rec->cgroup_id);
 	bpfkit_json_uint(j, "mntns", rec->mntns);
 	bpfkit_json_uint(j, "pidns", rec->pidns);
 	bpfkit_json_uint(j, "pidns_pid", rec->pidns_pid);
-	if (!c)
-		return;
-	bpfkit_json_object_begin(j, "container");
-	bpfkit_json_str(j, "id", c->id, sizeof(c->id));
-	if (c->name[0])
-		bpfkit_json_str(j, "name", c->name, sizeof(c->name));
-	bpfkit_json_str(j, "runtime", c->runtime, strlen(c->runtime));
-	if (c->pod_uid[0]) {
-		bpfkit_json_str(j, "pod_uid", c->pod_uid, sizeof(c->pod_uid));
-		bpfkit_json_str(j, "qos", c->qos, strlen(c->qos));
-	}
-	bpfkit_json_object_end(j);
+	if (extras.json)
+		extras.json(j, rec);
 }
 
 void bpfkit_json_begin(struct bpfkit_json *j, FILE *f,
@@ -346,7 +338,7 @@ void bpfkit_json_begin(struct bpfkit_json *j, FILE *f,
 		fprintf(f, "%.6f", since_start(ns));
 	}
 	if (rec)
-		json_container(j, rec);
+		json_task_ids(j, rec);
 }
 
 void bpfkit_json_begin_type(struct bpfkit_json *j, FILE *f, const char *type)
