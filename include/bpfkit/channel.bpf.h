@@ -138,11 +138,11 @@ static __always_inline void bpfkit_record_task(struct bpfkit_record *rec)
 	struct task_struct *task;
 	struct pid *pid;
 
-	rec->cgroup_id = bpf_get_current_cgroup_id();
 	rec->reserved = 0;
 	if (bpfkit_has_task_btf()) {
 		/* Plain loads through the task's BTF pointers: no helper. */
 		task = bpf_get_current_task_btf();
+		rec->cgroup_id = task->cgroups->dfl_cgrp->kn->id;
 		rec->mntns = task->nsproxy->mnt_ns->ns.inum;
 		pid = task->group_leader->thread_pid;
 		if (!pid->level) {
@@ -155,6 +155,7 @@ static __always_inline void bpfkit_record_task(struct bpfkit_record *rec)
 		return;
 	}
 	task = (struct task_struct *)bpf_get_current_task();
+	rec->cgroup_id = bpf_get_current_cgroup_id();
 	rec->mntns = BPF_CORE_READ(task, nsproxy, mnt_ns, ns.inum);
 	pid = BPF_CORE_READ(task, group_leader, thread_pid);
 	rec->pidns_pid =

@@ -60,13 +60,26 @@ static __always_inline bool bpfkit_container_pass(__u64 cgroup_id, __u32 mntns)
 	return false;
 }
 
-/* The same for task T (its cgroup v2 and its mount namespace). */
+/*
+ * Does task T pass --container / --host-only (its cgroup v2 and its mount
+ * namespace)? Asked last, once every other filter passed it, so that what
+ * it leaves out is counted only if it would have been shown.
+ */
 static __always_inline bool
 bpfkit_task_container_pass(const struct task_struct *t)
 {
+	if (!bpfkit_filter.containers)
+		return true;
 	return bpfkit_container_pass(
 		BPF_CORE_READ(t, cgroups, dfl_cgrp, kn, id),
 		BPF_CORE_READ(t, nsproxy, mnt_ns, ns.inum));
+}
+
+/* The same for the current task. */
+static __always_inline bool bpfkit_current_container_pass(void)
+{
+	return bpfkit_task_container_pass(
+		(struct task_struct *)bpf_get_current_task());
 }
 
 /* True when the current task passes the common filters (-p, -u, -c, --cgroup). */
@@ -84,12 +97,8 @@ static __always_inline bool bpfkit_selected(void)
 	if (bpfkit_filter.cgroup_id &&
 	    bpf_current_task_under_cgroup(&bpfkit_cgroup, 0) != 1)
 		return false;
-	if (bpfkit_filter.containers &&
-	    !bpfkit_task_container_pass(
-		    (struct task_struct *)bpf_get_current_task()))
-		return false;
 	if (!bpfkit_filter.comm[0])
-		return true;
+		return bpfkit_current_container_pass();
 	bpf_get_current_comm(comm, sizeof(comm));
 	for (i = 0; i < BPFKIT_COMM_LEN; i++) {
 		if (comm[i] != bpfkit_filter.comm[i])
@@ -97,7 +106,7 @@ static __always_inline bool bpfkit_selected(void)
 		if (!comm[i])
 			break;
 	}
-	return true;
+	return bpfkit_current_container_pass();
 }
 
 /* True when -p, -u, -c or --cgroup leaves some task out. */
@@ -148,10 +157,8 @@ static __always_inline bool bpfkit_task_selected(const struct task_struct *t)
 	if (bpfkit_filter.cgroup_id &&
 	    !task_in_cgroup(t, bpfkit_filter.cgroup_id))
 		return false;
-	if (bpfkit_filter.containers && !bpfkit_task_container_pass(t))
-		return false;
 	if (!bpfkit_filter.comm[0])
-		return true;
+		return bpfkit_task_container_pass(t);
 	BPF_CORE_READ_STR_INTO(&comm, t, comm);
 	for (i = 0; i < BPFKIT_COMM_LEN; i++) {
 		if (comm[i] != bpfkit_filter.comm[i])
@@ -159,7 +166,7 @@ static __always_inline bool bpfkit_task_selected(const struct task_struct *t)
 		if (!comm[i])
 			break;
 	}
-	return true;
+	return bpfkit_task_container_pass(t);
 }
 
 #endif /* BPFKIT_FILTER_BPF_H */

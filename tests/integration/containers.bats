@@ -129,7 +129,11 @@ json_of() {
 	cpid=$(pm inspect -f '{{.State.Pid}}' "$A")
 	[ "$(jq -r .mntns <<<"$a")" = "$(stat -L -c %i "/proc/$cpid/ns/mnt")" ]
 	[ "$(jq -r .pidns <<<"$a")" = "$(stat -L -c %i "/proc/$cpid/ns/pid")" ]
-	[ "$(jq -r .cgroup_id <<<"$a")" -gt 0 ]
+	# cgroup v2's id is its directory's inode number (kernfs).
+	cg2=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/mounts)
+	dir=$cg2$(sed -n 's/^0:://p' "/proc/$cpid/cgroup")
+	[ "$(jq -r .cgroup_id <<<"$a")" = "$(stat -c %i "$dir")" ]
+	[ "$(jq -r .cgroup_id <<<"$a")" != "$(jq -r .cgroup_id <<<"$h")" ]
 }
 
 @test "containers: execsnoop --containers: a CONTAINER column with the name, - for the host" {
