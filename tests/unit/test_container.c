@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include <cmocka.h>
 #include "container.h"
+#include "output.h"
 
 #define ID "8f5e1a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d5e6f708192a3b4c5d6e7"
 #define POD "1c8f4a52-7d0e-4b9a-9f3c-2a6b5d4e3f21"
@@ -219,12 +220,47 @@ static void test_label(void **state)
 	assert_string_equal(bpfkit_container_label(&c), "web");
 }
 
+/*
+ * Every record's JSON starts with its task's ids from the header; a task
+ * in our own mount namespace is the host's: no "container".
+ */
+static void test_json_header(void **state)
+{
+	struct bpfkit_record rec = { .ktime_ns = 1,
+				     .cgroup_id = 4242,
+				     .pidns = 4026531836,
+				     .pidns_pid = 7 };
+	struct bpfkit_json j;
+	struct stat st;
+	char *buf = NULL, want[256];
+	size_t size = 0;
+	FILE *f = open_memstream(&buf, &size);
+
+	assert_int_equal(stat("/proc/self/ns/mnt", &st), 0);
+	rec.mntns = st.st_ino;
+	bpfkit_container_init(&(struct bpfkit_container_opts){});
+	bpfkit_json_begin(&j, f, &rec);
+	bpfkit_json_uint(&j, "pid", 9);
+	bpfkit_json_end(&j);
+	fclose(f);
+	snprintf(want, sizeof(want),
+		 "{\"cgroup_id\":4242,\"mntns\":%lu,\"pidns\":4026531836,"
+		 "\"pidns_pid\":7,\"pid\":9}\n",
+		 (unsigned long)st.st_ino);
+	assert_string_equal(buf, want);
+	assert_null(bpfkit_container_of(&rec));
+	free(buf);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_shapes), cmocka_unit_test(test_proc),
-		cmocka_unit_test(test_option), cmocka_unit_test(test_selected),
+		cmocka_unit_test(test_shapes),
+		cmocka_unit_test(test_proc),
+		cmocka_unit_test(test_option),
+		cmocka_unit_test(test_selected),
 		cmocka_unit_test(test_label),
+		cmocka_unit_test(test_json_header),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
