@@ -244,6 +244,28 @@ json_of() {
 	[[ $text != *"container = $A"* ]]
 }
 
+@test "containers: runqlat --container NAME: only its tasks' waits, of a container started after the tool too" {
+	need_podman
+	hog=bk-hogl-$$
+	# B only sleeps: nothing of it waits on a run queue.
+	start_tool runqlat -j --container "$B"
+	sleep 1
+	stop_tool
+	[ "$TOOL_STATUS" = 0 ]
+	count=$(jq -r 'select(.count != null) | .count' "$OUT" | tail -1)
+	[ "$count" = 0 ]
+	# The hog, started once the tool runs, is selected by its name.
+	start_tool runqlat -j --container "$hog"
+	grep -q "no container '$hog' runs yet: waiting for one to start" "$ERR"
+	pm run -d --name "$hog" "$IMAGE" /bin/sh -c 'while :; do :; done' >/dev/null
+	sleep 2.5
+	stop_tool
+	pm rm -f -t 0 "$hog" >/dev/null
+	[ "$TOOL_STATUS" = 0 ]
+	count=$(jq -r 'select(.count != null) | .count' "$OUT" | tail -1)
+	[ "$count" -gt 0 ]
+}
+
 @test "containers: runqlat --metrics-labels container: a series per container" {
 	need_podman
 	hog=bk-hogm-$$

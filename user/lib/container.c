@@ -25,6 +25,7 @@
 #include "container.h"
 #include "diag.h"
 #include "output.h"
+#include "run.h"
 
 static struct bpfkit_container_opts opts;
 static const char *docker_dir = "/var/lib/docker";
@@ -856,6 +857,7 @@ static __u64 proc_cgroup_id(const char *pid)
 }
 
 #define VERDICTS_MAX 4096 /* (cgroup, mount namespace) pairs with a verdict */
+#define RESCAN_MS 1000 /* new containers, for a tool that asks not */
 
 int bpfkit_container_prepare(struct bpf_object *obj)
 {
@@ -876,13 +878,57 @@ int bpfkit_container_prepare(struct bpf_object *obj)
 	return err;
 }
 
-int bpfkit_container_load(struct bpf_object *obj)
+/*
+ * Give every running process's pair its verdict, once it holds for good;
+ * mark in SEEN (NULL: no marks) the --container arguments that matched.
+ */
+static void give_verdicts(bool *seen)
 {
-	struct bpf_map *map;
-	bool seen[BPFKIT_CONTAINER_SELECT_MAX] = {};
 	struct dirent *d;
 	unsigned int i;
-	DIR *proc;
+	DIR *proc = opendir("/proc");
+
+	while (proc && (d = readdir(proc))) {
+		struct cached_container *e;
+		char path[PATH_MAX];
+		__u64 cgroup_id;
+		__u32 mntns;
+
+		if (d->d_name[0] < '1' || d->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/ns/mnt", d->d_name);
+		mntns = ns_inode(path);
+		cgroup_id = proc_cgroup_id(d->d_name);
+		e = mntns && cgroup_id ? lookup(cgroup_id, mntns) : NULL;
+		if (!e || !settled(e))
+			continue;
+		give_verdict(cgroup_id, mntns, e->in_container ? &e->c : NULL);
+		for (i = 0; seen && e->in_container && i < opts.nselect; i++)
+			seen[i] |= bpfkit_container_selected(&e->c) &&
+				   (!strcmp(e->c.name, opts.select[i]) ||
+				    !strncmp(e->c.id, opts.select[i],
+					     strlen(opts.select[i])));
+	}
+	if (proc)
+		closedir(proc);
+}
+
+/* The tick of a tool the kernel selects for alone: new containers' pairs. */
+static int rescan(void *ctx)
+{
+	give_verdicts(NULL);
+	return 0;
+}
+
+int bpfkit_container_load(struct bpf_object *obj, bool rescanning)
+{
+	static const struct bpfkit_tick tick = {
+		.interval_ms = RESCAN_MS,
+		.fn = rescan,
+	};
+	bool seen[BPFKIT_CONTAINER_SELECT_MAX] = {};
+	struct bpf_map *map;
+	unsigned int i;
 
 	if (!bpfkit_container_selecting())
 		return 0;
@@ -894,34 +940,13 @@ int bpfkit_container_load(struct bpf_object *obj)
 	}
 	verdicts_fd = bpf_map__fd(map);
 	/* Every process now running: its pair's verdict, before attach. */
-	proc = opendir("/proc");
-	while (proc && (d = readdir(proc))) {
-		const struct bpfkit_container *c;
-		struct bpfkit_record rec = {};
-		char path[PATH_MAX];
-
-		if (d->d_name[0] < '1' || d->d_name[0] > '9')
-			continue;
-		snprintf(path, sizeof(path), "/proc/%s/ns/mnt", d->d_name);
-		rec.mntns = ns_inode(path);
-		rec.cgroup_id = proc_cgroup_id(d->d_name);
-		if (!rec.mntns || !rec.cgroup_id)
-			continue;
-		c = bpfkit_container_of(&rec);
-		give_verdict(rec.cgroup_id, rec.mntns, c);
-		for (i = 0; c && i < opts.nselect; i++)
-			seen[i] |= !strcmp(c->name, opts.select[i]) ||
-				   !strncmp(c->id, opts.select[i],
-					    strlen(opts.select[i]));
-	}
-	if (proc)
-		closedir(proc);
+	give_verdicts(seen);
 	for (i = 0; i < opts.nselect; i++)
 		if (!seen[i])
 			bpfkit_error(
 				"no container '%s' runs yet: waiting for one to start",
 				opts.select[i]);
-	return 0;
+	return rescanning ? bpfkit_run_every(&tick) : 0;
 }
 
 __u64 bpfkit_container_filtered(void)

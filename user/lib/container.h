@@ -100,9 +100,11 @@ int bpfkit_container_prepare(struct bpf_object *obj);
 
 /*
  * The kernel's half of the selection: give OBJ's bpfkit_containers map
- * the verdicts of every process now running, before attach. 0 or -errno.
+ * the verdicts of every process now running, before attach; RESCANNING
+ * (a tool whose kernel side never asks user space: BPFKIT_CONTAINERS_KNOWN)
+ * gives new ones every second from the run loop. 0 or -errno.
  */
-int bpfkit_container_load(struct bpf_object *obj);
+int bpfkit_container_load(struct bpf_object *obj, bool rescanning);
 
 /* Records the kernel left out by container (the verdict map's counts). */
 __u64 bpfkit_container_filtered(void);

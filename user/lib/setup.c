@@ -413,7 +413,9 @@ int bpfkit_load(struct bpf_object_skeleton *s)
 		return err;
 	}
 	return set_cgroup(*s->obj, bpfkit_opts.cgroup_fd) ?:
-		       bpfkit_container_load(*s->obj);
+		       bpfkit_container_load(*s->obj,
+					     bpfkit_opts.filter.containers ==
+						     BPFKIT_CONTAINERS_KNOWN);
 }
 
 /* The skeleton's link slot of PROG, so that destroying it detaches PROG. */
