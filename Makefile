@@ -89,7 +89,7 @@ check-arch:
 check-deps:
 	$(Q)tools/deps.sh --check build
 deps:
-	$(Q)tools/deps.sh build test
+	$(Q)tools/deps.sh build test containers
 
 # Rebuild user space when the flags that shape it change (STATIC, SANITIZE).
 $(BUILD)/user.flags: FORCE | $(BUILD)
@@ -182,7 +182,7 @@ $(TESTBIN)/helpers/%: tests/helpers/%.c $(BUILD)/user.flags | $(TESTBIN)/helpers
 tests-build: all $(UNIT_TESTS) $(TEST_HELPERS) $(TEST_PROGS)
 
 # The packages a test run needs: clang-19's runtime too when it builds.
-TEST_DEPS := build test $(if $(filter clang-19,$(notdir $(CLANG))),clang19)
+TEST_DEPS := build test containers $(if $(filter clang-19,$(notdir $(CLANG))),clang19)
 
 # The README's test command: deps, build, every test, one summary line
 # (TESTS="tests/integration/FILE.bats ..." runs only those files). First
@@ -218,7 +218,7 @@ new-tool:
 # build/bench, and the summary table in README.md rewritten from them.
 .PHONY: bench
 bench:
-	$(Q)tools/deps.sh build test
+	$(Q)tools/deps.sh build test containers
 	$(Q)tools/deps.sh bench || echo "bench: some peers could not be installed; their rows are skipped" >&2
 	$(Q)$(MAKE) --no-print-directory tests-build
 	$(Q)$(MAKE) --no-print-directory STATIC=1 BUILD=$(BUILD)/static all

@@ -3,7 +3,7 @@
 # Find bpfkit's Debian packages, and install the missing ones.
 #
 #   tools/deps.sh [--check] GROUP...   groups: build test clang19 vm bench
-#                                      deb root
+#                                      deb root containers
 #
 # Each group names every package its purpose uses, so that a stage that
 # asks for its groups on a brand-new Debian 12 machine has all it needs:
@@ -36,6 +36,8 @@
 #   deb      make deb: build-essential (dpkg-buildpackage checks for it),
 #            debhelper, dpkg-dev, lintian
 #   root     tools/fresh-root: debootstrap
+#   containers  containers.bats' runtime: podman, runc (crun refuses hybrid
+#            cgroup layouts with a v2 controller), busybox-static (its image)
 #
 # As root with apt, missing packages are installed; otherwise (or with
 # --check) the exact apt-get line is printed and the exit status is 1.
@@ -59,7 +61,8 @@ for group in "$@"; do
 	bench) pkgs="$pkgs libbpf-tools bpftrace gnuplot-nox linux-perf" ;;
 	deb) pkgs="$pkgs build-essential debhelper dpkg-dev lintian" ;;
 	root) pkgs="$pkgs debootstrap" ;;
-	*) echo "deps.sh: unknown group '$group' (build test clang19 vm bench deb root)" >&2; exit 2 ;;
+	containers) pkgs="$pkgs podman runc busybox-static" ;;
+	*) echo "deps.sh: unknown group '$group' (build test clang19 vm bench deb root containers)" >&2; exit 2 ;;
 	esac
 done
 

@@ -11,8 +11,10 @@
 #define BPFKIT_CHANNEL_BPF_H
 
 #include "vmlinux.h"
+#include <bpf/bpf_core_read.h>
 #include <bpf/bpf_helpers.h>
 #include "bpfkit/channel.h"
+#include "bpfkit/core_fixes.bpf.h"
 
 const volatile struct bpfkit_channel_cfg bpfkit_channel_cfg = {
 	.wakeup = 1,
@@ -116,6 +118,54 @@ static __always_inline long bpfkit_emit_perf(void *ctx, const void *data,
 }
 
 /*
+ * The process id of task T as its own pid namespace sees it (what getpid()
+ * returns in T: its group leader's pid->numbers[pid->level]), and that
+ * namespace's inode number in *NS; PID is the leader's struct pid.
+ */
+static __always_inline __u32 bpfkit_pid_nr(const struct pid *pid,
+					   unsigned int level, __u32 *ns)
+{
+	struct upid upid = {};
+
+	bpf_core_read(&upid, sizeof(upid), &pid->numbers[level & 31]);
+	*ns = BPF_CORE_READ(upid.ns, ns.inum);
+	return upid.nr;
+}
+
+/*
+ * Stamp REC with the current task's cgroup v2 id, its mount and pid
+ * namespaces and its process id in its own pid namespace (for containers).
+ */
+static __always_inline void bpfkit_record_task(struct bpfkit_record *rec)
+{
+	struct task_struct *task;
+	struct pid *pid;
+
+	rec->reserved = 0;
+	if (bpfkit_has_task_btf()) {
+		/* Plain loads through the task's BTF pointers: no helper. */
+		task = bpf_get_current_task_btf();
+		rec->cgroup_id = task->cgroups->dfl_cgrp->kn->id;
+		rec->mntns = task->nsproxy->mnt_ns->ns.inum;
+		pid = task->group_leader->thread_pid;
+		if (!pid->level) {
+			/* The initial pid namespace's: no helper either. */
+			rec->pidns_pid = pid->numbers[0].nr;
+			rec->pidns = pid->numbers[0].ns->ns.inum;
+			return;
+		}
+		rec->pidns_pid = bpfkit_pid_nr(pid, pid->level, &rec->pidns);
+		return;
+	}
+	task = (struct task_struct *)bpf_get_current_task();
+	rec->cgroup_id = bpf_get_current_cgroup_id();
+	rec->mntns = BPF_CORE_READ(task, nsproxy, mnt_ns, ns.inum);
+	pid = BPF_CORE_READ(task, group_leader, thread_pid);
+	rec->pidns_pid =
+		bpfkit_pid_nr(pid, BPF_CORE_READ(pid, level), &rec->pidns);
+}
+
+/*
  * Send one record to user space, stamped with the kernel's monotonic clock
  * (bpf_ktime_get_ns()) in its header, REC: the first member of every record.
  * Every attempt is counted as produced and every failure as dropped, so user
@@ -141,6 +191,7 @@ static __always_inline long bpfkit_emit(void *ctx, struct bpfkit_record *rec,
 		return 0;
 
 	rec->ktime_ns = bpf_ktime_get_ns();
+	bpfkit_record_task(rec);
 	if (bpfkit_channel_cfg.ringbuf)
 		err = bpfkit_emit_ring(rec, size, rec->ktime_ns);
 	else

@@ -24,6 +24,15 @@ struct bpfkit_channel_cfg {
  */
 struct bpfkit_record {
 	__u64 ktime_ns;
+	/*
+	 * The task that sent it, for the container room (user/lib/container.c):
+	 * bpfkit_emit() fills these too.
+	 */
+	__u64 cgroup_id; /* its cgroup v2 id (kernfs id) */
+	__u32 mntns; /* its mount namespace's inode number */
+	__u32 pidns; /* its pid namespace's inode number */
+	__u32 pidns_pid; /* its process id as its own pid namespace sees it */
+	__u32 reserved; /* zero */
 };
 
 /*

@@ -272,4 +272,17 @@ static __always_inline __u64 bpfkit_folio_pages(const struct folio *folio)
 	return BPF_CORE_READ(o, _folio_nr_pages);
 }
 
+/*
+ * The record header's differences (containers).
+ *
+ * bpf_get_current_task_btf(): since Linux 5.11; before, the current task
+ * is read through bpf_probe_read_kernel() (BPF_CORE_READ), a helper call
+ * per pointer.
+ */
+static __always_inline bool bpfkit_has_task_btf(void)
+{
+	return bpf_core_enum_value_exists(enum bpf_func_id,
+					  BPF_FUNC_get_current_task_btf);
+}
+
 #endif /* BPFKIT_CORE_FIXES_BPF_H */

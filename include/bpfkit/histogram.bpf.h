@@ -137,7 +137,8 @@ static __always_inline __u32 bpfkit_hist_cpu(void)
 
 /*
  * Add NS nanoseconds to task T's histogram in MAP, whose __u32 keys are as
- * -P and -L say; a process or thread histogram is named by T's comm.
+ * -P, -L and --per-container say; a process or thread histogram is named by
+ * T's comm.
  * Called from sched_switch only: one histogram (BPFKIT_HIST_ALL) is a
  * per-CPU array (bpfkit_hist_task_map()), added to by
  * bpfkit_hist_add_local().
@@ -153,6 +154,8 @@ bpfkit_hist_add_task(void *map, struct task_struct *t, __u64 ns)
 		key = BPF_CORE_READ(t, tgid);
 	else if (by == BPFKIT_HIST_THREAD)
 		key = BPF_CORE_READ(t, pid);
+	else if (by == BPFKIT_HIST_CONTAINER)
+		key = BPF_CORE_READ(t, nsproxy, mnt_ns, ns.inum);
 	h = bpfkit_hist_get(map, &key);
 	if (!h)
 		return;
@@ -160,7 +163,7 @@ bpfkit_hist_add_task(void *map, struct task_struct *t, __u64 ns)
 		bpfkit_hist_add_local(h, ns);
 		return;
 	}
-	if (!h->name[0])
+	if (!h->name[0] && by != BPFKIT_HIST_CONTAINER)
 		BPF_CORE_READ_STR_INTO(&h->name, t, comm);
 	bpfkit_hist_add(h, ns);
 }

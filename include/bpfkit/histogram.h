@@ -19,6 +19,8 @@ enum bpfkit_hist_by {
 	BPFKIT_HIST_ALL, /* one histogram, key 0 */
 	BPFKIT_HIST_PROCESS, /* key: the tgid */
 	BPFKIT_HIST_THREAD, /* key: the tid */
+	/* --per-container: the task's mount namespace's inode (container.c) */
+	BPFKIT_HIST_CONTAINER,
 };
 
 /* The CPU of a key that is not per CPU (no -C). */

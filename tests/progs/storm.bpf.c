@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* storm: one 48-byte record per getppid(2), to load the event channel. */
+/* storm: one 72-byte record per getppid(2), to load the event channel. */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
 #include "bpfkit/channel.bpf.h"

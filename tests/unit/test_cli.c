@@ -256,7 +256,8 @@ static void test_filter_encoding(void **state)
 	assert_int_equal(offsetof(struct bpfkit_filter, uid), 4);
 	assert_int_equal(offsetof(struct bpfkit_filter, cgroup_id), 8);
 	assert_int_equal(offsetof(struct bpfkit_filter, comm), 16);
-	assert_int_equal(sizeof(struct bpfkit_filter), 32);
+	assert_int_equal(offsetof(struct bpfkit_filter, containers), 32);
+	assert_int_equal(sizeof(struct bpfkit_filter), 40);
 
 	/* The longest name the kernel keeps, NUL-terminated. */
 	memset(bpfkit_opts.filter.comm, 'z', BPFKIT_COMM_LEN);

@@ -38,7 +38,7 @@ def yes($ok): if $ok then "met" else "**not met**" end;
 		+ "CPUs): wall-clock times, startup included, are inflated and noisy; "
 		+ "compare the CPU columns."),
 	"",
-	"### Event delivery: \($p.delivery_calls) getppid calls, one 48-byte record each",
+	"### Event delivery: \($p.delivery_calls) getppid calls, one 72-byte record each",
 	"",
 	"| path | ns per call | calls/s (M) | wall calls/s (M) | delivered (min) | lost (max) | reader ns per record | cost vs untraced | rate vs stock | wall rate vs stock |",
 	"|---|---|---|---|---|---|---|---|---|---|",

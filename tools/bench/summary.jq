@@ -34,7 +34,7 @@ def row: "| " + join(" | ") + " |";
 	"| measure | bpfkit | counterpart | bpfkit ÷ counterpart | note |",
 	"|---|---|---|---|---|",
 	(
-		# Event delivery: one getppid() sending one 48-byte record.
+		# Event delivery: one getppid() sending one 72-byte record.
 		($r.delivery // {}) as $d
 		| (["perf", "perf buffer"], ["ring", "ring buffer (`--ringbuf`)"])
 		| . as [$v, $name] | $d[$v] | select(.)

@@ -15,6 +15,7 @@
 #include <linux/perf_event.h>
 #include <bpf/bpf.h>
 #include "channel.h"
+#include "container.h"
 #include "diag.h"
 #include "output.h"
 #include "run.h"
@@ -178,10 +179,22 @@ int bpfkit_channel_prepare(struct bpf_object *obj,
 	return err;
 }
 
+/*
+ * The tool's verdict on a record; --container and --host-only's first
+ * (container.c), for records the kernel had no verdict for yet.
+ */
+static enum bpfkit_verdict hand(struct bpfkit_sink *sink, const void *data,
+				size_t size)
+{
+	if (!bpfkit_container_wanted(data, size))
+		return BPFKIT_FILTERED;
+	return sink->fn(sink->ctx, data, size);
+}
+
 /* Hand a record to the tool; false once the pass must end. */
 static bool deliver(struct bpfkit_sink *sink, const void *data, size_t size)
 {
-	switch (sink->fn(sink->ctx, data, size)) {
+	switch (hand(sink, data, size)) {
 	case BPFKIT_UNREADABLE:
 		sink->unreadable++;
 		break;
@@ -771,6 +784,8 @@ void bpfkit_channel_summarize(struct bpfkit_channel *ch)
 
 	if (bpfkit_channel_stats(ch, &s))
 		return;
+	/* ...and those the kernel left out by container (container.c). */
+	s.filtered += bpfkit_container_filtered();
 	skipped = skipped_runs(ch);
 	if (bpfkit_output_json()) {
 		bpfkit_json_begin_type(&j, stdout, "summary");

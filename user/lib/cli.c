@@ -52,6 +52,11 @@ enum {
 	OPT_SAMPLE,
 	OPT_SAMPLE_RANDOM,
 	OPT_MAX_CPU,
+	/* The container room's (container.c) */
+	OPT_CONTAINERS,
+	OPT_CONTAINER,
+	OPT_HOST_ONLY,
+	OPT_PER_CONTAINER,
 };
 
 /* Histogram tools and event tools serve metrics too. */
@@ -86,6 +91,14 @@ static const struct {
 	{ BPFKIT_OPT_CGROUP,
 	  { "cgroup", OPT_CGROUP, "PATH", 0,
 	    "Trace this cgroup v2 and the cgroups below it only", 0 } },
+	/* Containers: with --cgroup, every tool that filters offers them. */
+	{ BPFKIT_OPT_CGROUP,
+	  { "container", OPT_CONTAINER, "ID|NAME", 0,
+	    "Trace this container only (repeatable; waits for one to start)",
+	    0 } },
+	{ BPFKIT_OPT_CGROUP,
+	  { "host-only", OPT_HOST_ONLY, NULL, 0,
+	    "Trace what runs in no container only", 0 } },
 	{ BPFKIT_OPT_FAMILY,
 	  { "ipv4", '4', NULL, 0, "Trace IPv4 only (IPv4-mapped IPv6 too)",
 	    0 } },
@@ -112,6 +125,9 @@ static const struct {
 	  { "time", 'T', NULL, 0, "Include a wall-clock time column", 0 } },
 	{ BPFKIT_OPT_TIME,
 	  { "timestamp", 't', NULL, 0, "Include seconds since start", 0 } },
+	{ BPFKIT_OPT_TIME,
+	  { "containers", OPT_CONTAINERS, NULL, 0,
+	    "Include a CONTAINER column (name, else id; - for the host)", 0 } },
 	{ BPFKIT_OPT_HIST, { NULL, 0, NULL, 0, "Histograms:", 25 } },
 	{ BPFKIT_OPT_HIST,
 	  { "interval", 'i', "SECONDS", 0,
@@ -132,6 +148,9 @@ static const struct {
 	  { "pids", 'P', NULL, 0, "A histogram per process", 0 } },
 	{ BPFKIT_OPT_TASK_HISTS,
 	  { "tids", 'L', NULL, 0, "A histogram per thread", 0 } },
+	{ BPFKIT_OPT_TASK_HISTS,
+	  { "per-container", OPT_PER_CONTAINER, NULL, 0,
+	    "A histogram per container (and one for the host)", 0 } },
 	{ BPFKIT_OPT_TOTALS,
 	  { "dist", 'D', NULL, 0, "Show histograms instead of totals", 0 } },
 	{ BPFKIT_OPT_TOTALS, { "cpus", 'C', NULL, 0, "Per CPU", 0 } },
@@ -512,9 +531,11 @@ static int parse_labels(const char *arg, unsigned int *labels)
 			*labels |= BPFKIT_LABEL_PID;
 		else if (len == 4 && !strncmp(p, "comm", 4))
 			*labels |= BPFKIT_LABEL_COMM;
+		else if (len == 9 && !strncmp(p, "container", 9))
+			*labels |= BPFKIT_LABEL_CONTAINER;
 		else
 			return bpfkit_usage_error(
-				"invalid --metrics-labels '%s': expected pid, comm or pid,comm",
+				"invalid --metrics-labels '%s': expected pid, comm, container or a list of them (pid,comm)",
 				arg);
 		p += len;
 	} while (*p++ == ',');
@@ -595,8 +616,10 @@ static int parse_hist_by(int key, enum bpfkit_hist_by *by)
 {
 	if (*by != BPFKIT_HIST_ALL)
 		return bpfkit_usage_error(
-			"-P and -L are exclusive; give one of them");
+			"-P, -L and --per-container are exclusive; give one of them");
 	*by = key == 'P' ? BPFKIT_HIST_PROCESS : BPFKIT_HIST_THREAD;
+	if (key == OPT_PER_CONTAINER)
+		*by = BPFKIT_HIST_CONTAINER;
 	return 0;
 }
 
@@ -636,6 +659,15 @@ static int parse_common(int key, char *arg, struct argp_state *state)
 		return 0;
 	case OPT_DISK:
 		return bpfkit_disk_dev("--disk", arg, &opts->disk) ? EINVAL : 0;
+	case OPT_CONTAINERS:
+		opts->containers.column = true;
+		return 0;
+	case OPT_CONTAINER:
+		return bpfkit_container_opt(&opts->containers, arg) ? EINVAL :
+								      0;
+	case OPT_HOST_ONLY:
+		opts->containers.host_only = true;
+		return 0;
 	case 'j':
 		opts->output.json = true;
 		return 0;
@@ -710,6 +742,7 @@ static int parse_common(int key, char *arg, struct argp_state *state)
 			return parse_hist_by(key, &opts->hist.by);
 		return parse_stacks(key, arg, &opts->stacks);
 	case 'P':
+	case OPT_PER_CONTAINER:
 		return parse_hist_by(key, &opts->hist.by);
 	case 'U':
 	case 'K':
@@ -803,6 +836,7 @@ static void hand_out(const struct bpfkit_opts *opts)
 	bpfkit_metrics_init(&opts->metrics);
 	bpfkit_net_init(&opts->net);
 	bpfkit_run_init(opts->duration);
+	bpfkit_container_init(&opts->containers);
 }
 
 /*
@@ -954,6 +988,30 @@ void bpfkit_parse(const struct bpfkit_tool *tool, int argc, char **argv)
 	/* Counters never go back: with metrics, histograms are cumulative. */
 	if (bpfkit_opts.metrics.listen || bpfkit_opts.metrics.textfile_dir)
 		bpfkit_opts.hist.cumulative = true;
+	/* --metrics-labels container: the task histograms per container. */
+	if (bpfkit_opts.metrics.labels & BPFKIT_LABEL_CONTAINER) {
+		if (!(tool->options & BPFKIT_OPT_TASK_HISTS) ||
+		    bpfkit_opts.hist.by == BPFKIT_HIST_PROCESS ||
+		    bpfkit_opts.hist.by == BPFKIT_HIST_THREAD) {
+			bpfkit_usage_error(
+				"--metrics-labels container goes with the task histograms of runqlat and cpudist, without -P or -L");
+			exit(BPFKIT_EXIT_USAGE);
+		}
+		bpfkit_opts.hist.by = BPFKIT_HIST_CONTAINER;
+		bpfkit_hist_init(&bpfkit_opts.hist);
+	}
+	/* --container, --host-only: the kernel asks user space, or knows. */
+	if (bpfkit_opts.containers.nselect &&
+	    bpfkit_opts.containers.host_only) {
+		bpfkit_usage_error(
+			"--container and --host-only exclude each other; give one");
+		exit(BPFKIT_EXIT_USAGE);
+	}
+	if (bpfkit_opts.containers.nselect || bpfkit_opts.containers.host_only)
+		bpfkit_opts.filter.containers =
+			(tool->options & BPFKIT_OPT_CHANNEL) ?
+				BPFKIT_CONTAINERS_ASK :
+				BPFKIT_CONTAINERS_KNOWN;
 	if (bpfkit_opts.metrics.print && !bpfkit_opts.metrics.listen &&
 	    !bpfkit_opts.metrics.textfile_dir) {
 		bpfkit_usage_error(

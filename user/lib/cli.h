@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include "bpfkit/filter.h"
 #include "channel.h"
+#include "container.h"
 #include "histogram.h"
 #include "metrics.h"
 #include "net.h"
@@ -74,6 +75,8 @@ struct bpfkit_opts {
 	const char *btf_path; /* --btf: kernel BTF for kernels without one */
 	struct bpfkit_drop_opts drop; /* --drop-privileges: bpfkit_run()'s */
 	struct bpfkit_map_size test_map; /* --test-map-entries: setup's */
+	/* --containers, --container, --host-only: the container room's */
+	struct bpfkit_container_opts containers;
 };
 
 extern struct bpfkit_opts bpfkit_opts;

@@ -6,6 +6,7 @@
 #include <time.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
+#include "container.h"
 #include "diag.h"
 #include "histogram.h"
 #include "metrics.h"
@@ -202,6 +203,51 @@ static void metric_task(const void *key, const struct bpfkit_hist *h,
 	labels[k] = NULL;
 }
 
+/*
+ * --per-container: keys are mount namespaces (bpfkit_hist_add_task()),
+ * named by their container (container.c), "-" for the host.
+ */
+static const char *container_of_key(const void *key)
+{
+	struct bpfkit_record rec = { .mntns = *(const __u32 *)key };
+
+	return bpfkit_container_label(bpfkit_container_of(&rec));
+}
+
+static void print_container(FILE *f, const void *key,
+			    const struct bpfkit_hist *h)
+{
+	const char *label = container_of_key(key);
+
+	fprintf(f, "container = ");
+	bpfkit_col_escape(f, label, strlen(label), false);
+	/* Mount namespaces of no container: told apart by their inode. */
+	if (!strcmp(label, "-"))
+		fprintf(f, " (mntns %u)", *(const __u32 *)key);
+}
+
+static void json_container(struct bpfkit_json *j, const void *key,
+			   const struct bpfkit_hist *h)
+{
+	struct bpfkit_record rec = { .mntns = *(const __u32 *)key };
+	const struct bpfkit_container *c = bpfkit_container_of(&rec);
+
+	bpfkit_json_uint(j, "mntns", rec.mntns);
+	if (c)
+		bpfkit_json_str(j, "container_id", c->id, sizeof(c->id));
+	bpfkit_json_str(j, "container", bpfkit_container_label(c),
+			strlen(bpfkit_container_label(c)));
+}
+
+static void metric_container(const void *key, const struct bpfkit_hist *h,
+			     const char **labels, char *buf, size_t size)
+{
+	snprintf(buf, size, "%s", container_of_key(key));
+	labels[0] = "container";
+	labels[1] = buf;
+	labels[2] = NULL;
+}
+
 static int by_task(const void *a, const void *b)
 {
 	__u32 x = *(const __u32 *)a, y = *(const __u32 *)b;
@@ -220,6 +266,11 @@ static void task_keys(struct bpfkit_hist_keys *keys)
 	keys->json_key = json_task;
 	keys->compare = by_task;
 	keys->metric_key = metric_task;
+	if (opts.by == BPFKIT_HIST_CONTAINER) {
+		keys->print_key = print_container;
+		keys->json_key = json_container;
+		keys->metric_key = metric_container;
+	}
 }
 
 void bpfkit_hist_task_map(struct bpf_map *map)

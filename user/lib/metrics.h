@@ -32,6 +32,8 @@ struct bpfkit_channel;
 enum {
 	BPFKIT_LABEL_PID = 1 << 0,
 	BPFKIT_LABEL_COMM = 1 << 1,
+	/* containers: task histograms keyed per container (container.c) */
+	BPFKIT_LABEL_CONTAINER = 1 << 2,
 };
 
 /* What the metrics options say. */

@@ -15,6 +15,7 @@
 #include "output.h"
 
 static struct bpfkit_output_opts opts;
+static struct bpfkit_record_extras extras; /* the container room's */
 static __u64 start_ns; /* CLOCK_MONOTONIC when tracing started */
 static __s64 wall_offset_ns; /* CLOCK_REALTIME minus CLOCK_MONOTONIC */
 
@@ -120,6 +121,8 @@ void bpfkit_print_header(const char *fmt, ...)
 		printf("%-8s ", "TIME");
 	if (opts.rel_time)
 		printf("%-9s ", "TIME(s)");
+	if (extras.column)
+		printf("%-*s ", extras.width, extras.name);
 	va_start(ap, fmt);
 	vprintf(fmt, ap);
 	va_end(ap);
@@ -136,6 +139,11 @@ void bpfkit_print_time(const struct bpfkit_record *rec)
 	}
 	if (opts.rel_time)
 		printf("%-9.3f ", since_start(ns));
+	if (rec && extras.column) {
+		const char *label = extras.column(rec);
+
+		bpfkit_print_str(label, strlen(label), extras.width);
+	}
 }
 
 size_t bpfkit_utf8_len(const unsigned char *s, size_t n, unsigned int *cp_out)
@@ -293,6 +301,26 @@ static void open_object(struct bpfkit_json *j, FILE *f)
 	fputc('{', f);
 }
 
+void bpfkit_output_extras(const struct bpfkit_record_extras *x)
+{
+	extras = *x;
+}
+
+/*
+ * The record's task: its cgroup, mount namespace and pid in its pid
+ * namespace (the header's), then what a room above adds (its container).
+ */
+static void json_task_ids(struct bpfkit_json *j,
+			  const struct bpfkit_record *rec)
+{
+	bpfkit_json_uint(j, "cgroup_id", rec->cgroup_id);
+	bpfkit_json_uint(j, "mntns", rec->mntns);
+	bpfkit_json_uint(j, "pidns", rec->pidns);
+	bpfkit_json_uint(j, "pidns_pid", rec->pidns_pid);
+	if (extras.json)
+		extras.json(j, rec);
+}
+
 void bpfkit_json_begin(struct bpfkit_json *j, FILE *f,
 		       const struct bpfkit_record *rec)
 {
@@ -309,6 +337,8 @@ void bpfkit_json_begin(struct bpfkit_json *j, FILE *f,
 		key(j, "ts");
 		fprintf(f, "%.6f", since_start(ns));
 	}
+	if (rec)
+		json_task_ids(j, rec);
 }
 
 void bpfkit_json_begin_type(struct bpfkit_json *j, FILE *f, const char *type)

@@ -132,6 +132,22 @@ void bpfkit_json_owner(struct bpfkit_json *j, __u32 pid, __u32 uid,
 /* Close the object and end the line. */
 void bpfkit_json_end(struct bpfkit_json *j);
 
+/*
+ * What a room above this one adds about a record's task (the container
+ * room, container.c): fields of its JSON objects, after the header's
+ * cgroup_id, mntns, pidns and pidns_pid, and a column after the time
+ * columns (COLUMN NULL: none), NAME WIDTH wide.
+ */
+struct bpfkit_record_extras {
+	void (*json)(struct bpfkit_json *j, const struct bpfkit_record *rec);
+	const char *(*column)(const struct bpfkit_record *rec);
+	const char *name;
+	int width;
+};
+
+/* Add X's fields and column to every record from now on. */
+void bpfkit_output_extras(const struct bpfkit_record_extras *x);
+
 /* Write bytes as a JSON string (with quotes): see bpfkit_json_str(). */
 void bpfkit_json_escape(FILE *f, const char *s, size_t len);
 

@@ -415,6 +415,9 @@ int bpfkit_load(struct bpf_object_skeleton *s)
 
 	err = resize_test_map(*s->obj, &bpfkit_opts.test_map) ?:
 								write_settings(s);
+	/* --container, --host-only: room for the verdicts (container.c). */
+	if (!err)
+		err = bpfkit_container_prepare(*s->obj);
 	if (err)
 		return err;
 	err = load_timed(s);
@@ -429,7 +432,10 @@ int bpfkit_load(struct bpf_object_skeleton *s)
 		bpfkit_fail("load BPF programs", err);
 		return err;
 	}
-	return set_cgroup(*s->obj, bpfkit_opts.cgroup_fd);
+	return set_cgroup(*s->obj, bpfkit_opts.cgroup_fd) ?:
+		       bpfkit_container_load(*s->obj,
+					     bpfkit_opts.filter.containers ==
+						     BPFKIT_CONTAINERS_KNOWN);
 }
 
 /* The skeleton's link slot of PROG, so that destroying it detaches PROG. */
