@@ -30,6 +30,7 @@
 #include <bpf/bpf_tracing.h>
 #include "bpfkit/blockio.h"
 #include "bpfkit/core_fixes.bpf.h"
+#include "bpfkit/filter.bpf.h"
 
 #define BPFKIT_RQ_MAX_INFLIGHT 10240 /* requests tracked at once */
 
@@ -41,6 +42,7 @@ struct bpfkit_rq_start {
 	__u64 queued_ns; /* at block_io_start/insert; 0: not seen queued */
 	__u64 issued_ns; /* at block_rq_issue (the last, if requeued) */
 	__u32 pid; /* the task that queued (else issued) it; see rq_task() */
+	bool selected; /* that task passed the common filters (-p, -u, ...) */
 	char comm[BPFKIT_COMM_LEN];
 };
 
@@ -94,15 +96,20 @@ static __always_inline bool rq_selected(struct request *rq)
 static __always_inline void rq_unstaged(void);
 
 /*
- * The task making or issuing a request, for tools that report it; a tool
- * that does not (a histogram) defines BPFKIT_RQ_NO_TASK before including
- * this file and saves the two helper calls on every request.
+ * The task making or issuing a request, for tools that report it, and
+ * whether it passes the common filters: only its requests reach rq_done().
+ * A tool that reports no task and offers no filters (a histogram of
+ * all) defines BPFKIT_RQ_NO_TASK before including this file and saves the
+ * helper calls on every request.
  */
 static __always_inline void rq_task(struct bpfkit_rq_start *s)
 {
 #ifndef BPFKIT_RQ_NO_TASK
 	s->pid = bpf_get_current_pid_tgid() >> 32;
 	bpf_get_current_comm(s->comm, sizeof(s->comm));
+	s->selected = bpfkit_selected();
+#else
+	s->selected = true;
 #endif
 }
 
@@ -149,7 +156,7 @@ static __always_inline void rq_completed(void *ctx, struct request *rq)
 	if (!s)
 		return;
 	/* Only issued requests complete; a queued-only one was merged away. */
-	if (s->issued_ns)
+	if (s->issued_ns && s->selected)
 		rq_done(ctx, rq, s);
 	bpf_map_delete_elem(&bpfkit_rq_starts, &key);
 }

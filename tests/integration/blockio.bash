@@ -17,10 +17,11 @@ make_loop() {
 	LOOP_NAME=${LOOP#/dev/}
 }
 
-# read_direct N SKIP: N O_DIRECT reads of 4 KiB from block SKIP on, in the
-# background; sets READER to dd's pid.
+# read_direct N SKIP [BS]: N O_DIRECT reads of BS bytes (default 4 KiB)
+# from block SKIP (of BS bytes) on, in the background; sets READER to dd's
+# pid.
 read_direct() {
-	dd if="$LOOP" of=/dev/null bs=4096 count="$1" skip="$2" \
+	dd if="$LOOP" of=/dev/null bs="${3:-4096}" count="$1" skip="$2" \
 		iflag=direct status=none &
 	READER=$!
 }

@@ -1,0 +1,31 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0
+# Portability, the block tools of issue 34 (bitesize, biopattern, biotop):
+# O_DIRECT reads of a loop device the test attaches, counted exactly for
+# their reader on every kernel.
+
+bats_require_minimum_version 1.5.0
+load ../integration/helpers
+load ../integration/histogram
+load ../integration/blockio
+load helpers
+
+@test "bitesize: 9 O_DIRECT reads of 4 KiB and 5 of 64 KiB in their buckets, for each reader" {
+	make_loop
+	launch bitesize --disk "$LOOP_NAME" -j
+	read_direct 9 0
+	local small=$READER
+	wait "$READER"
+	read_direct 5 4 65536
+	local big=$READER
+	wait "$READER"
+	stop_tool
+	[ "$TOOL_STATUS" = 0 ]
+	check_hist_json "$OUT" '.unit == "Kbytes"'
+	check_out --argjson s "$small" --argjson b "$big" '
+		map(select(.count > 0)) | length == 2 and
+		(map(select(.pid == $s))[0] | .comm == "dd" and
+			[.buckets[] | select(.count > 0) | [.min, .count]] == [[4, 9]]) and
+		(map(select(.pid == $b))[0] | .comm == "dd" and
+			[.buckets[] | select(.count > 0) | [.min, .count]] == [[64, 5]])'
+}
