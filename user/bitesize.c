@@ -64,8 +64,7 @@ int main(int argc, char **argv)
 		goto cleanup;
 
 	/* Attach to the block tracepoints; report every interval until COUNT. */
-	err = bpfkit_hist_run(skel->skeleton, skel->maps.bitesize_hists,
-			      &keys);
+	err = bpfkit_hist_run(skel->skeleton, skel->maps.bitesize_hists, &keys);
 
 cleanup:
 	bitesize_bpf__destroy(skel);

@@ -29,3 +29,19 @@ load helpers
 		(map(select(.pid == $b))[0] | .comm == "dd" and
 			[.buckets[] | select(.count > 0) | [.min, .count]] == [[64, 5]])'
 }
+
+@test "biopattern: a sequential dd is 100% sequential, a seeded random reader 100% random" {
+	make_loop
+	launch biopattern --disk "$LOOP_NAME" -c dd -j
+	read_direct 30 0
+	wait "$READER"
+	stop_tool
+	[ "$TOOL_STATUS" = 0 ]
+	check_out --arg d "$LOOP_NAME" 'length == 1 and .[0].disk == $d and
+		.[0].sequential == 29 and .[0].random == 0'
+	launch biopattern --disk "$LOOP_NAME" -c rand-read -j
+	"$HELPERS/rand-read" "$LOOP" 20 99
+	stop_tool
+	[ "$TOOL_STATUS" = 0 ]
+	check_out 'length == 1 and .[0].random == 19 and .[0].sequential == 0'
+}
