@@ -39,16 +39,9 @@ static __always_inline void rq_done(void *ctx, struct request *rq,
 	/* A flush has no place on the disk. */
 	if (!bytes)
 		return;
-	d = bpf_map_lookup_elem(&biopattern_disks, &dev);
-	if (!d) {
-		bpf_map_update_elem(&biopattern_disks, &dev, &zero,
-				    BPF_NOEXIST);
-		d = bpf_map_lookup_elem(&biopattern_disks, &dev);
-		if (!d) {
-			rq_unstaged();
-			return;
-		}
-	}
+	d = rq_counts(&biopattern_disks, &dev, &zero);
+	if (!d)
+		return;
 	if (d->next_sector) {
 		if (d->next_sector == sector)
 			__sync_fetch_and_add(&d->sequential, 1);

@@ -146,17 +146,6 @@ static int report(void *ctx)
 	return 0;
 }
 
-/* The run loop's tick: a report, and the end after COUNT of them. */
-static int tick(void *ctx)
-{
-	struct report *r = ctx;
-	int err = report(r);
-
-	if (err)
-		return err;
-	return bpfkit_opts.hist.count && r->intervals >= bpfkit_opts.hist.count;
-}
-
 /* A scrape: every disk's requests by pattern, and their bytes. */
 static int fill_metrics(struct bpfkit_metrics *m, void *ctx)
 {
@@ -203,7 +192,6 @@ int main(int argc, char **argv)
 	struct report r = {
 		.seen = BPFKIT_TALLY_INIT(sizeof(struct seen), sizeof(__u32)),
 	};
-	struct bpfkit_tick every = { .fn = tick, .ctx = &r };
 	struct biopattern_bpf *skel = NULL;
 	int err;
 
@@ -229,16 +217,10 @@ int main(int argc, char **argv)
 	if (err)
 		goto cleanup;
 
-	/* Count until a signal, --duration or COUNT, reporting every interval. */
+	/* Report every interval (none by default) and at the end. */
 	r.map_fd = bpf_map__fd(skel->maps.biopattern_disks);
-	every.interval_ms = bpfkit_opts.hist.interval * 1000;
 	bpfkit_metrics_source(fill_metrics, &r);
-	err = bpfkit_run(NULL, every.interval_ms ? &every : NULL);
-
-	/* Report what was counted since the last interval. */
-	if (!err && !(bpfkit_opts.hist.count &&
-		      r.intervals >= bpfkit_opts.hist.count))
-		err = report(&r);
+	err = bpfkit_interval_run(report, &r, 0);
 	if (skel->bss->biopattern_missed)
 		bpfkit_error(
 			"%llu requests not counted: more than %d disks, or too many requests in flight",

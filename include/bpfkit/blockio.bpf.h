@@ -147,6 +147,25 @@ static __always_inline void rq_issued(struct request *rq)
 static __always_inline void rq_done(void *ctx, struct request *rq,
 				    const struct bpfkit_rq_start *s);
 
+/*
+ * For a tool that counts requests in MAP: KEY's entry, made from ZERO on
+ * first use; NULL, and the request counted by rq_unstaged(), when MAP is
+ * full.
+ */
+static __always_inline void *rq_counts(void *map, const void *key,
+				       const void *zero)
+{
+	void *v = bpf_map_lookup_elem(map, key);
+
+	if (v)
+		return v;
+	bpf_map_update_elem(map, key, zero, BPF_NOEXIST);
+	v = bpf_map_lookup_elem(map, key);
+	if (!v)
+		rq_unstaged();
+	return v;
+}
+
 static __always_inline void rq_completed(void *ctx, struct request *rq)
 {
 	struct bpfkit_rq_start *s;

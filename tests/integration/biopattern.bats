@@ -49,6 +49,26 @@ setup() {
 	[ "$(jq -c '[.count, .sequential]' "$OUT")" = "[299,299]" ]
 }
 
+@test "biopattern: --cgroup counts the requests made in that cgroup or below it" {
+	make_loop
+	block_cgroups
+	start_tool biopattern --disk "$LOOP_NAME" --cgroup "$BLOCK_CG" -j
+	read_direct_in "$BLOCK_CG/child" 25 0
+	wait "$READER"
+	read_direct 5 1000
+	wait "$READER"
+	stop_tool
+	[ "$TOOL_STATUS" = 0 ]
+	[ "$(jq -c '[.count, .sequential]' "$OUT")" = "[24,24]" ]
+
+	start_tool biopattern --disk "$LOOP_NAME" --cgroup "$BLOCK_CG/other" -j
+	read_direct_in "$BLOCK_CG/child" 3 0
+	wait "$READER"
+	stop_tool
+	[ "$TOOL_STATUS" = 0 ]
+	[ ! -s "$OUT" ]
+}
+
 @test "biopattern: INTERVAL COUNT reports each interval's requests, then stops" {
 	make_loop
 	start_tool biopattern --disk "$LOOP_NAME" -c dd 1 2

@@ -72,6 +72,28 @@ reader_buckets() {
 	[ "$(jq -s --argjson p "$target" 'map(select(.count > 0 and .pid != $p)) | length' "$OUT")" = 0 ]
 }
 
+@test "bitesize: --cgroup counts the requests made in that cgroup or below it" {
+	make_loop
+	block_cgroups
+	start_tool bitesize --disk "$LOOP_NAME" --cgroup "$BLOCK_CG" -j
+	read_direct_in "$BLOCK_CG/child" 13 0
+	local inside=$READER
+	wait "$READER"
+	read_direct 5 100
+	wait "$READER"
+	stop_tool
+	[ "$TOOL_STATUS" = 0 ]
+	[ "$(reader_buckets "$inside")" = "4:13" ]
+	[ "$(jq -s 'map(select(.count > 0)) | length' "$OUT")" = 1 ]
+
+	start_tool bitesize --disk "$LOOP_NAME" --cgroup "$BLOCK_CG/other" -j
+	read_direct_in "$BLOCK_CG/child" 3 0
+	wait "$READER"
+	stop_tool
+	[ "$TOOL_STATUS" = 0 ]
+	[ "$(jq -s 'map(select(.count > 0)) | length' "$OUT")" = 0 ]
+}
+
 @test "bitesize: text names each process; -m is refused in one line" {
 	make_loop
 	start_tool bitesize --disk "$LOOP_NAME"

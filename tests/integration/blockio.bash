@@ -33,8 +33,30 @@ write_direct() {
 		oflag=direct status=none
 }
 
+# block_cgroups: cgroup v2 directories BLOCK_CG, BLOCK_CG/child and
+# BLOCK_CG/other, removed in teardown; skips without cgroup v2.
+block_cgroups() {
+	local root
+	root=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/mounts)
+	[ -n "$root" ] || skip "no cgroup v2 mounted"
+	BLOCK_CG=$root/bk$$-$RANDOM
+	mkdir -p "$BLOCK_CG/child" "$BLOCK_CG/other"
+}
+
+# read_direct_in DIR N SKIP [BS]: read_direct from a process in cgroup
+# DIR; sets READER.
+read_direct_in() {
+	sh -c 'echo $$ >"$1/cgroup.procs" || exit 1
+		exec dd if="$2" of=/dev/null bs="$5" count="$3" skip="$4" \
+			iflag=direct status=none' sh "$1" "$LOOP" "$2" "$3" \
+		"${4:-4096}" &
+	READER=$!
+}
+
 eval "helpers_$(declare -f teardown)"
 teardown() {
 	[ -z "${LOOP:-}" ] || losetup -d "$LOOP"
 	helpers_teardown
+	[ -z "${BLOCK_CG:-}" ] ||
+		rmdir "$BLOCK_CG/child" "$BLOCK_CG/other" "$BLOCK_CG"
 }

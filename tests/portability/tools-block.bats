@@ -45,3 +45,18 @@ load helpers
 	[ "$TOOL_STATUS" = 0 ]
 	check_out 'length == 1 and .[0].random == 19 and .[0].sequential == 0'
 }
+
+@test "biotop: the top row is the reader, with the requests and bytes it read" {
+	make_loop
+	launch biotop --disk "$LOOP_NAME" -j 600
+	read_direct 40 0 65536
+	wait "$READER"
+	write_direct 5 2000
+	stop_tool
+	[ "$TOOL_STATUS" = 0 ]
+	check_out --argjson p "$READER" --arg d "$LOOP_NAME" '.[0] |
+		.pid == $p and .comm == "dd" and .disk == $d and
+		.op == "Read" and .io == 40 and .bytes == 2621440'
+	check_out 'map(select(.comm == "dd" and .op == "Write")) |
+		length == 1 and .[0].io == 5 and .[0].bytes == 20480'
+}
