@@ -44,6 +44,5 @@ static __always_inline void rq_done(void *ctx, struct request *rq,
 	__builtin_memcpy(v->comm, s->comm, sizeof(v->comm));
 	__sync_fetch_and_add(&v->io, 1);
 	__sync_fetch_and_add(&v->bytes, BPF_CORE_READ(rq, __data_len));
-	__sync_fetch_and_add(&v->service_ns,
-			     bpf_ktime_get_ns() - s->issued_ns);
+	__sync_fetch_and_add(&v->service_ns, bpf_ktime_get_ns() - s->issued_ns);
 }

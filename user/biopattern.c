@@ -150,38 +150,43 @@ static int report(void *ctx)
 static int fill_metrics(struct bpfkit_metrics *m, void *ctx)
 {
 	struct report *r = ctx;
-	__u32 *prev = NULL, dev;
+	__u32 *prev, dev;
 	struct biopattern_disk d;
-	const char *labels[5];
+	const char *labels[5] = { "disk" };
 	char disk[64];
-	int pass, err = 0;
+	int bytes, err = 0;
 
-	for (pass = 0; pass < 3 && !err; pass++) {
-		if (pass < 2)
-			err = bpfkit_metrics_family(
-				m, "bpfkit_biopattern_requests_total",
-				BPFKIT_COUNTER,
-				"Block I/O requests by pattern (the first on a disk is neither)");
-		else
+	for (bytes = 0; bytes < 2 && !err; bytes++) {
+		if (bytes)
 			err = bpfkit_metrics_family(
 				m, "bpfkit_biopattern_bytes_total",
 				BPFKIT_COUNTER,
 				"Bytes of the requests counted by pattern");
+		else
+			err = bpfkit_metrics_family(
+				m, "bpfkit_biopattern_requests_total",
+				BPFKIT_COUNTER,
+				"Block I/O requests by pattern (the first on a disk is neither)");
 		for (prev = NULL;
 		     !err && !bpf_map_get_next_key(r->map_fd, prev, &dev);
 		     prev = &dev) {
 			if (bpf_map_lookup_elem(r->map_fd, &dev, &d))
 				continue;
 			bpfkit_disk_name(dev, disk, sizeof(disk));
-			labels[0] = "disk";
 			labels[1] = disk;
-			labels[2] = pass < 2 ? "pattern" : NULL;
-			labels[3] = pass ? "sequential" : "random";
+			if (bytes) {
+				labels[2] = NULL;
+				err = bpfkit_metrics_add(m, labels, d.bytes);
+				continue;
+			}
+			labels[2] = "pattern";
+			labels[3] = "random";
 			labels[4] = NULL;
-			err = bpfkit_metrics_add(m, labels,
-						 pass == 0 ? d.random :
-						 pass == 1 ? d.sequential :
-							     d.bytes);
+			err = bpfkit_metrics_add(m, labels, d.random);
+			labels[3] = "sequential";
+			if (!err)
+				err = bpfkit_metrics_add(m, labels,
+							 d.sequential);
 		}
 	}
 	return err;

@@ -261,7 +261,8 @@ static int fill_metrics(struct bpfkit_metrics *m, void *ctx)
 	static const struct {
 		const char *name, *help;
 	} families[] = {
-		{ "bpfkit_biotop_requests_total", "Block I/O requests completed" },
+		{ "bpfkit_biotop_requests_total",
+		  "Block I/O requests completed" },
 		{ "bpfkit_biotop_bytes_total", "Bytes of the requests" },
 		{ "bpfkit_biotop_device_seconds_total",
 		  "Their time from issue to completion" },
@@ -298,7 +299,8 @@ static int fill_metrics(struct bpfkit_metrics *m, void *ctx)
 			err = bpfkit_metrics_add(m, labels,
 						 f == 0 ? w->val.io :
 						 f == 1 ? w->val.bytes :
-							  w->val.service_ns / 1e9);
+							  w->val.service_ns /
+								  1e9);
 		}
 	}
 	return err;
