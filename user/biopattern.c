@@ -198,6 +198,7 @@ int main(int argc, char **argv)
 		.seen = BPFKIT_TALLY_INIT(sizeof(struct seen), sizeof(__u32)),
 	};
 	struct biopattern_bpf *skel = NULL;
+	bool filtered;
 	int err;
 
 	/* Parse options; check privileges, tracefs and kernel BTF. */
@@ -208,9 +209,18 @@ int main(int argc, char **argv)
 	if (!skel)
 		return bpfkit_open_failed();
 
-	/* The queue program too: a request's maker is best known there. */
+	/*
+	 * Filters: follow the requests from their start, where their task is
+	 * known; else count at completion alone, with no map of requests.
+	 */
+	filtered = bpfkit_filter_narrows(&bpfkit_opts.filter);
 	bpfkit_blockio_prepare(skel->progs.io_start, skel->progs.rq_insert,
-			       true);
+			       filtered);
+	bpf_program__set_autoload(skel->progs.rq_issue, filtered);
+	bpf_program__set_autoload(skel->progs.rq_complete, filtered);
+	bpf_program__set_autoload(skel->progs.completed, !filtered);
+	if (!filtered)
+		bpf_map__set_max_entries(skel->maps.bpfkit_rq_starts, 1);
 
 	/* Write the filters and the disk to .rodata; load and verify. */
 	err = bpfkit_load(skel->skeleton);

@@ -4,7 +4,6 @@
  * in Kbytes.
  */
 #include <stdio.h>
-#include "blockio.h"
 #include "cli.h"
 #include "diag.h"
 #include "histogram.h"
@@ -18,9 +17,9 @@ static const struct bpfkit_tool tool = {
 	.name = "bitesize",
 	.doc = "Summarize block I/O sizes as a histogram per process.\n"
 	       "\v"
-	       "Each request counts once, as it completes, for the process that\n"
-	       "made it (else issued it), which may be a kernel thread (kworker,\n"
-	       "writeback, a loop device's worker).\n"
+	       "Each request counts as it is issued to the device, for the\n"
+	       "process that issued it: the one that made it, or a kernel thread\n"
+	       "(kworker, writeback, a loop device's worker) that issued it later.\n"
 	       "\n"
 	       "Examples:\n"
 	       "  bitesize                 # histograms until Ctrl-C\n"
@@ -53,10 +52,8 @@ int main(int argc, char **argv)
 	if (!skel)
 		return bpfkit_open_failed();
 
-	/* The queue program too: a request's maker is best known there. */
+	/* Histograms take memory as processes come, where the kernel can. */
 	bpfkit_sparse_map(skel->maps.bitesize_hists);
-	bpfkit_blockio_prepare(skel->progs.io_start, skel->progs.rq_insert,
-			       true);
 
 	/* Load and verify. */
 	err = bpfkit_load(skel->skeleton);

@@ -19,7 +19,8 @@
  * a queue program only when it needs queue times: block_io_start where
  * the kernel has it (Linux 6.5 and later: every request, as it is made),
  * block_rq_insert before (requests that go through a queue; those issued
- * directly are seen at issue only).
+ * directly are seen at issue only). A tool that needs no request's start
+ * includes blockrq.bpf.h alone.
  */
 #ifndef BPFKIT_BLOCKIO_BPF_H
 #define BPFKIT_BLOCKIO_BPF_H
@@ -28,14 +29,10 @@
 #include <bpf/bpf_core_read.h>
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
-#include "bpfkit/blockio.h"
-#include "bpfkit/core_fixes.bpf.h"
+#include "bpfkit/blockrq.bpf.h"
 #include "bpfkit/filter.bpf.h"
 
 #define BPFKIT_RQ_MAX_INFLIGHT 10240 /* requests tracked at once */
-
-/* Trace this disk only (its dev_t); 0: all. */
-const volatile __u32 bpfkit_rq_dev_filter;
 
 /* What was seen of a request before it completed. */
 struct bpfkit_rq_start {
@@ -52,46 +49,6 @@ struct {
 	__type(key, __u64); /* the struct request's address */
 	__type(value, struct bpfkit_rq_start);
 } bpfkit_rq_starts SEC(".maps");
-
-static __always_inline __u32 bpfkit_rq_dev(struct request *rq)
-{
-	struct gendisk *disk = bpfkit_rq_disk(rq);
-
-	if (!disk)
-		return 0;
-	return BPF_CORE_READ(disk, major) << BPFKIT_MINOR_BITS |
-	       BPF_CORE_READ(disk, first_minor);
-}
-
-/* Whether request flags F hold FLAG, a bit of enum req_flag_bits. */
-#define rq_flag(f, flag)                                         \
-	(bpf_core_enum_value_exists(enum req_flag_bits, flag) && \
-	 ((f) >> bpf_core_enum_value(enum req_flag_bits, flag) & 1))
-
-/* The request's operation and flags, as BPFKIT_RQ_* (blockio.h). */
-static __always_inline __u32 bpfkit_rq_op(struct request *rq)
-{
-	__u32 f = BPF_CORE_READ(rq, cmd_flags);
-	__u32 op = f & BPFKIT_RQ_OP_MASK;
-
-	if (rq_flag(f, __REQ_SYNC))
-		op |= BPFKIT_RQ_SYNC;
-	if (rq_flag(f, __REQ_META))
-		op |= BPFKIT_RQ_META;
-	if (rq_flag(f, __REQ_FUA))
-		op |= BPFKIT_RQ_FUA;
-	if (rq_flag(f, __REQ_PREFLUSH))
-		op |= BPFKIT_RQ_PREFLUSH;
-	if (rq_flag(f, __REQ_RAHEAD))
-		op |= BPFKIT_RQ_RAHEAD;
-	return op;
-}
-
-static __always_inline bool rq_selected(struct request *rq)
-{
-	return !bpfkit_rq_dev_filter ||
-	       bpfkit_rq_dev(rq) == bpfkit_rq_dev_filter;
-}
 
 static __always_inline void rq_unstaged(void);
 

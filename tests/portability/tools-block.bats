@@ -30,9 +30,9 @@ load helpers
 			[.buckets[] | select(.count > 0) | [.min, .count]] == [[64, 5]])'
 }
 
-@test "biopattern: a sequential dd is 100% sequential, a seeded random reader 100% random" {
+@test "biopattern: a sequential dd is 100% sequential (at completion), a seeded random reader 100% random (-c: from their start)" {
 	make_loop
-	launch biopattern --disk "$LOOP_NAME" -c dd -j
+	launch biopattern --disk "$LOOP_NAME" -j
 	read_direct 30 0
 	wait "$READER"
 	stop_tool
