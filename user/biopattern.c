@@ -227,15 +227,10 @@ int main(int argc, char **argv)
 	if (err)
 		goto cleanup;
 
-	/* Attach to the block tracepoints. */
-	err = bpfkit_attach(skel->skeleton, NULL, NULL, NULL);
-	if (err)
-		goto cleanup;
-
-	/* Report every interval (none by default) and at the end. */
+	/* Attach; report every interval (none by default) and at the end. */
 	r.map_fd = bpf_map__fd(skel->maps.biopattern_disks);
 	bpfkit_metrics_source(fill_metrics, &r);
-	err = bpfkit_interval_run(report, &r, 0);
+	err = bpfkit_interval_run(skel->skeleton, report, &r, 0);
 	if (skel->bss->biopattern_missed)
 		bpfkit_error(
 			"%llu requests not counted: more than %d disks, or too many requests in flight",

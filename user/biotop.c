@@ -334,15 +334,10 @@ int main(int argc, char **argv)
 	if (err)
 		goto cleanup;
 
-	/* Attach to the block tracepoints. */
-	err = bpfkit_attach(skel->skeleton, NULL, NULL, NULL);
-	if (err)
-		goto cleanup;
-
-	/* Report every interval (1 s by default) and at the end. */
+	/* Attach; report every interval (1 s by default) and at the end. */
 	r.map_fd = bpf_map__fd(skel->maps.biotop_counts);
 	bpfkit_metrics_source(fill_metrics, &r);
-	err = bpfkit_interval_run(report, &r, 1);
+	err = bpfkit_interval_run(skel->skeleton, report, &r, 1);
 	if (skel->bss->biotop_missed)
 		bpfkit_error(
 			"%llu requests not counted: more than %d keys, or too many requests in flight",

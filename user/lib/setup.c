@@ -653,18 +653,22 @@ static int interval_tick(void *ctx)
 	return t->done;
 }
 
-int bpfkit_interval_run(int (*report)(void *ctx), void *ctx,
-			unsigned long default_s)
+int bpfkit_interval_run(struct bpf_object_skeleton *s, int (*report)(void *ctx),
+			void *ctx, unsigned long default_s)
 {
-	unsigned long s = bpfkit_opts.hist.interval ?: default_s;
+	unsigned long secs = bpfkit_opts.hist.interval ?: default_s;
 	struct interval_run t = { .report = report, .ctx = ctx };
 	struct bpfkit_tick tick = {
-		.interval_ms = s * 1000,
+		.interval_ms = secs * 1000,
 		.fn = interval_tick,
 		.ctx = &t,
 	};
-	int err = bpfkit_run(NULL, s ? &tick : NULL), ret;
+	int err, ret;
 
+	err = bpfkit_attach(s, NULL, NULL, NULL);
+	if (err)
+		return err;
+	err = bpfkit_run(NULL, secs ? &tick : NULL);
 	if (err || t.done)
 		return err;
 	/* As event tools do, stop quietly once the reader has gone. */
