@@ -19,7 +19,8 @@
  * a queue program only when it needs queue times: block_io_start where
  * the kernel has it (Linux 6.5 and later: every request, as it is made),
  * block_rq_insert before (requests that go through a queue; those issued
- * directly are seen at issue only).
+ * directly are seen at issue only). A tool that needs no request's start
+ * includes blockrq.bpf.h alone.
  */
 #ifndef BPFKIT_BLOCKIO_BPF_H
 #define BPFKIT_BLOCKIO_BPF_H
@@ -28,19 +29,17 @@
 #include <bpf/bpf_core_read.h>
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
-#include "bpfkit/blockio.h"
-#include "bpfkit/core_fixes.bpf.h"
+#include "bpfkit/blockrq.bpf.h"
+#include "bpfkit/filter.bpf.h"
 
 #define BPFKIT_RQ_MAX_INFLIGHT 10240 /* requests tracked at once */
-
-/* Trace this disk only (its dev_t); 0: all. */
-const volatile __u32 bpfkit_rq_dev_filter;
 
 /* What was seen of a request before it completed. */
 struct bpfkit_rq_start {
 	__u64 queued_ns; /* at block_io_start/insert; 0: not seen queued */
 	__u64 issued_ns; /* at block_rq_issue (the last, if requeued) */
 	__u32 pid; /* the task that queued (else issued) it; see rq_task() */
+	bool selected; /* that task passed the common filters (-p, -u, ...) */
 	char comm[BPFKIT_COMM_LEN];
 };
 
@@ -51,58 +50,23 @@ struct {
 	__type(value, struct bpfkit_rq_start);
 } bpfkit_rq_starts SEC(".maps");
 
-static __always_inline __u32 bpfkit_rq_dev(struct request *rq)
-{
-	struct gendisk *disk = bpfkit_rq_disk(rq);
-
-	if (!disk)
-		return 0;
-	return BPF_CORE_READ(disk, major) << BPFKIT_MINOR_BITS |
-	       BPF_CORE_READ(disk, first_minor);
-}
-
-/* Whether request flags F hold FLAG, a bit of enum req_flag_bits. */
-#define rq_flag(f, flag)                                         \
-	(bpf_core_enum_value_exists(enum req_flag_bits, flag) && \
-	 ((f) >> bpf_core_enum_value(enum req_flag_bits, flag) & 1))
-
-/* The request's operation and flags, as BPFKIT_RQ_* (blockio.h). */
-static __always_inline __u32 bpfkit_rq_op(struct request *rq)
-{
-	__u32 f = BPF_CORE_READ(rq, cmd_flags);
-	__u32 op = f & BPFKIT_RQ_OP_MASK;
-
-	if (rq_flag(f, __REQ_SYNC))
-		op |= BPFKIT_RQ_SYNC;
-	if (rq_flag(f, __REQ_META))
-		op |= BPFKIT_RQ_META;
-	if (rq_flag(f, __REQ_FUA))
-		op |= BPFKIT_RQ_FUA;
-	if (rq_flag(f, __REQ_PREFLUSH))
-		op |= BPFKIT_RQ_PREFLUSH;
-	if (rq_flag(f, __REQ_RAHEAD))
-		op |= BPFKIT_RQ_RAHEAD;
-	return op;
-}
-
-static __always_inline bool rq_selected(struct request *rq)
-{
-	return !bpfkit_rq_dev_filter ||
-	       bpfkit_rq_dev(rq) == bpfkit_rq_dev_filter;
-}
-
 static __always_inline void rq_unstaged(void);
 
 /*
- * The task making or issuing a request, for tools that report it; a tool
- * that does not (a histogram) defines BPFKIT_RQ_NO_TASK before including
- * this file and saves the two helper calls on every request.
+ * The task making or issuing a request, for tools that report it, and
+ * whether it passes the common filters: only its requests reach rq_done().
+ * A tool that reports no task and offers no filters (a histogram of
+ * all) defines BPFKIT_RQ_NO_TASK before including this file and saves the
+ * helper calls on every request.
  */
 static __always_inline void rq_task(struct bpfkit_rq_start *s)
 {
 #ifndef BPFKIT_RQ_NO_TASK
 	s->pid = bpf_get_current_pid_tgid() >> 32;
 	bpf_get_current_comm(s->comm, sizeof(s->comm));
+	s->selected = bpfkit_selected();
+#else
+	s->selected = true;
 #endif
 }
 
@@ -140,6 +104,25 @@ static __always_inline void rq_issued(struct request *rq)
 static __always_inline void rq_done(void *ctx, struct request *rq,
 				    const struct bpfkit_rq_start *s);
 
+/*
+ * For a tool that counts requests in MAP: KEY's entry, made from ZERO on
+ * first use; NULL, and the request counted by rq_unstaged(), when MAP is
+ * full.
+ */
+static __always_inline void *rq_counts(void *map, const void *key,
+				       const void *zero)
+{
+	void *v = bpf_map_lookup_elem(map, key);
+
+	if (v)
+		return v;
+	bpf_map_update_elem(map, key, zero, BPF_NOEXIST);
+	v = bpf_map_lookup_elem(map, key);
+	if (!v)
+		rq_unstaged();
+	return v;
+}
+
 static __always_inline void rq_completed(void *ctx, struct request *rq)
 {
 	struct bpfkit_rq_start *s;
@@ -149,7 +132,7 @@ static __always_inline void rq_completed(void *ctx, struct request *rq)
 	if (!s)
 		return;
 	/* Only issued requests complete; a queued-only one was merged away. */
-	if (s->issued_ns)
+	if (s->issued_ns && s->selected)
 		rq_done(ctx, rq, s);
 	bpf_map_delete_elem(&bpfkit_rq_starts, &key);
 }

@@ -175,6 +175,48 @@ static __always_inline struct gendisk *bpfkit_rq_disk(struct request *rq)
 }
 
 /*
+ * block:block_rq_complete's record (a tracepoint program's context): its
+ * own struct trace_event_raw_block_rq_complete until Linux 5.18 gave it a
+ * class with block_rq_error, struct trace_event_raw_block_rq_completion;
+ * the same fields in both. The completed part's disk (the kernel's dev_t,
+ * MAJOR << 20 | MINOR), first sector and sectors.
+ */
+struct trace_event_raw_block_rq_complete___o {
+	dev_t dev;
+	sector_t sector;
+	unsigned int nr_sector;
+} __attribute__((preserve_access_index));
+
+static __always_inline void bpfkit_rq_completed(const void *ctx, __u32 *dev,
+						__u64 *sector, __u32 *sectors)
+{
+	const struct trace_event_raw_block_rq_completion *c = ctx;
+	const struct trace_event_raw_block_rq_complete___o *o = ctx;
+
+	__u64 d, s, n;
+
+	/* Loads at fixed offsets on each path, as in bpfkit_rq_arg_at(). */
+	if (bpf_core_type_exists(struct trace_event_raw_block_rq_completion)) {
+		d = c->dev;
+		s = c->sector;
+		n = c->nr_sector;
+		barrier_var(d);
+		barrier_var(s);
+		barrier_var(n);
+	} else {
+		d = o->dev;
+		s = o->sector;
+		n = o->nr_sector;
+		barrier_var(d);
+		barrier_var(s);
+		barrier_var(n);
+	}
+	*dev = d;
+	*sector = s;
+	*sectors = n;
+}
+
+/*
  * The network tools' differences.
  *
  * struct sock's sk_protocol and sk_type: bitfields of 8 and 16 bits before

@@ -18,10 +18,11 @@ make_loop() {
 	LOOP_NAME=${LOOP#/dev/}
 }
 
-# read_direct N SKIP: N O_DIRECT reads of 4 KiB from block SKIP on, in the
-# background; sets READER to dd's pid.
+# read_direct N SKIP [BS]: N O_DIRECT reads of BS bytes (default 4 KiB)
+# from block SKIP (of BS bytes) on, in the background; sets READER to dd's
+# pid.
 read_direct() {
-	dd if="$LOOP" of=/dev/null bs=4096 count="$1" skip="$2" \
+	dd if="$LOOP" of=/dev/null bs="${3:-4096}" count="$1" skip="$2" \
 		iflag=direct status=none &
 	READER=$!
 }
@@ -33,8 +34,30 @@ write_direct() {
 		oflag=direct status=none
 }
 
+# block_cgroups: cgroup v2 directories BLOCK_CG, BLOCK_CG/child and
+# BLOCK_CG/other, removed in teardown; skips without cgroup v2.
+block_cgroups() {
+	local root
+	root=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/mounts)
+	[ -n "$root" ] || skip "no cgroup v2 mounted"
+	BLOCK_CG=$root/bk$$-$RANDOM
+	mkdir -p "$BLOCK_CG/child" "$BLOCK_CG/other"
+}
+
+# read_direct_in DIR N SKIP [BS]: read_direct from a process in cgroup
+# DIR; sets READER.
+read_direct_in() {
+	sh -c 'echo $$ >"$1/cgroup.procs" || exit 1
+		exec dd if="$2" of=/dev/null bs="$5" count="$3" skip="$4" \
+			iflag=direct status=none' sh "$1" "$LOOP" "$2" "$3" \
+		"${4:-4096}" &
+	READER=$!
+}
+
 eval "helpers_$(declare -f teardown)"
 teardown() {
 	[ -z "${LOOP:-}" ] || losetup -d "$LOOP"
 	helpers_teardown
+	[ -z "${BLOCK_CG:-}" ] ||
+		rmdir "$BLOCK_CG/child" "$BLOCK_CG/other" "$BLOCK_CG"
 }

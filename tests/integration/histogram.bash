@@ -10,7 +10,7 @@ check_hist_json() {
 	jq -e --slurp "
 		length > 0 and all(.[]; select(.type != \"lost\") |
 			(.interval | type == \"number\") and
-			(.unit == \"usecs\" or .unit == \"msecs\") and
+			(.unit == \"usecs\" or .unit == \"msecs\" or .unit == \"Kbytes\") and
 			(.buckets | type == \"array\") and
 			all(.buckets[]; (.min | type == \"number\") and
 				(.max >= .min) and (.count >= 0)) and

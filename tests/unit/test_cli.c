@@ -217,6 +217,28 @@ static void test_block_time_options(void **state)
 	assert_true(bpfkit_opts.hist.millis);
 }
 
+/* -i and [INTERVAL [COUNT]] without the histograms' options. */
+static void test_interval_option(void **state)
+{
+	static const struct bpfkit_tool tool = {
+		.name = "test-cli",
+		.doc = "test",
+		.args_doc = "[INTERVAL [COUNT]]",
+		.options = BPFKIT_OPT_INTERVAL,
+	};
+	char *positional[] = { "test-cli", "3", "4", NULL };
+	char *option[] = { "test-cli", "-i", "2", NULL };
+
+	memset(&bpfkit_opts.hist, 0, sizeof(bpfkit_opts.hist));
+	bpfkit_parse(&tool, 3, positional);
+	assert_int_equal(bpfkit_opts.hist.interval, 3);
+	assert_int_equal(bpfkit_opts.hist.count, 4);
+	memset(&bpfkit_opts.hist, 0, sizeof(bpfkit_opts.hist));
+	bpfkit_parse(&tool, 3, option);
+	assert_int_equal(bpfkit_opts.hist.interval, 2);
+	assert_int_equal(bpfkit_opts.hist.count, 0);
+}
+
 /* The channel options, as the BPF side's bpfkit_channel_cfg gets them. */
 static void test_channel_cfg(void **state)
 {
@@ -305,6 +327,7 @@ int main(void)
 		cmocka_unit_test(test_block_time_options),
 		cmocka_unit_test(test_counts_option),
 		cmocka_unit_test(test_channel_cfg),
+		cmocka_unit_test(test_interval_option),
 		cmocka_unit_test(test_filter_encoding),
 	};
 

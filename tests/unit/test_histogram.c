@@ -210,6 +210,28 @@ static void test_options(void **state)
 	assert_int_equal(bpfkit_opts.hist.count, 4);
 }
 
+/* Sizes: bytes in Kbyte buckets, keyed by process; 4 KiB in 4 -> 7. */
+static void test_io_sizes(void **state)
+{
+	char *a[] = { "histtool", NULL };
+	struct bpfkit_hist_cfg cfg;
+
+	parse(1, a);
+	bpfkit_hist_io_sizes();
+	bpfkit_hist_cfg_init(&cfg);
+	assert_int_equal(cfg.unit_ns, 1024);
+	assert_int_equal(cfg.unit_shift, 10);
+	assert_int_equal(cfg.by, BPFKIT_HIST_PROCESS);
+	assert_string_equal(bpfkit_hist_unit(), "Kbytes");
+	assert_int_equal(bpfkit_hist_slot_ns(&cfg, 2047), 0);
+	assert_int_equal(bpfkit_hist_slot_ns(&cfg, 4096), 2);
+	assert_int_equal(bpfkit_hist_slot_ns(&cfg, 8191), 2);
+	assert_int_equal(bpfkit_hist_slot_ns(&cfg, 65536), 6);
+	/* Another parse starts over, in times. */
+	parse(1, a);
+	assert_string_equal(bpfkit_hist_unit(), "usecs");
+}
+
 /*
  * bpfkit_hist_slot_ns(), the BPF side's, puts every value in the bucket
  * that dividing by the unit first does: all values up to 4 ms, each
@@ -217,12 +239,12 @@ static void test_options(void **state)
  */
 static void test_slot_without_division(void **state)
 {
-	const __u64 units[] = { 1000, 1000000 };
+	const __u64 units[] = { 1000, 1024, 1000000 };
 	struct bpfkit_hist_cfg cfg = {};
 	__u64 ns, x = 88172645463325252ULL;
 	int u, b, d, i;
 
-	for (u = 0; u < 2; u++) {
+	for (u = 0; u < 3; u++) {
 		cfg.unit_ns = units[u];
 		cfg.unit_shift = bpfkit_log2(units[u]);
 		for (ns = 0; ns <= 4000000; ns++)
@@ -432,6 +454,7 @@ int main(void)
 		cmocka_unit_test(test_totals_match_json),
 		cmocka_unit_test(test_json),
 		cmocka_unit_test(test_options),
+		cmocka_unit_test(test_io_sizes),
 		cmocka_unit_test(test_missed_reported_as_lost),
 		cmocka_unit_test(test_percpu_array_sums_the_cpus),
 		cmocka_unit_test(test_array_reports_what_each_interval_added),

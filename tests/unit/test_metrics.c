@@ -119,6 +119,30 @@ static void test_histogram_in_seconds(void **state)
 	bpfkit_metrics_free(m);
 }
 
+/* A histogram of bytes: edges and sum as they are, not in seconds. */
+static void test_histogram_in_bytes(void **state)
+{
+	struct bpfkit_hist h = { .count = 3, .sum_ns = 12288 };
+	struct bpfkit_metrics *m = bpfkit_metrics_new(0);
+	__u64 le[BPFKIT_HIST_SLOTS - 1];
+	char *out;
+	int i;
+
+	for (i = 0; i < BPFKIT_HIST_SLOTS - 1; i++)
+		le[i] = (2ULL << i) * 1024;
+	h.slots[2] = 3; /* 4-7 Kbytes */
+	bpfkit_metrics_family(m, "size_bytes", BPFKIT_HISTOGRAM, "Sizes");
+	bpfkit_metrics_bytes(m);
+	bpfkit_metrics_add_hist(m, NULL, le, &h);
+	out = written(m);
+	assert_non_null(strstr(out, "size_bytes_bucket{le=\"4096\"} 0\n"
+				    "size_bytes_bucket{le=\"8192\"} 3\n"));
+	assert_non_null(strstr(out, "size_bytes_sum 12288\n"
+				    "size_bytes_count 3\n"));
+	free(out);
+	bpfkit_metrics_free(m);
+}
+
 static void test_max_series_folds(void **state)
 {
 	struct bpfkit_metrics *m = bpfkit_metrics_new(3);
@@ -224,6 +248,7 @@ int main(void)
 		cmocka_unit_test(test_counters),
 		cmocka_unit_test(test_escaping),
 		cmocka_unit_test(test_histogram_in_seconds),
+		cmocka_unit_test(test_histogram_in_bytes),
 		cmocka_unit_test(test_max_series_folds),
 		cmocka_unit_test(test_http_requests),
 		cmocka_unit_test(test_listen_addresses),

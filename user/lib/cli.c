@@ -133,6 +133,9 @@ static const struct {
 	  { "interval", 'i', "SECONDS", 0,
 	    "Print every SECONDS, resetting the histograms (same as INTERVAL)",
 	    0 } },
+	{ BPFKIT_OPT_INTERVAL,
+	  { "interval", 'i', "SECONDS", 0,
+	    "Print every SECONDS (same as INTERVAL)", 0 } },
 	{ BPFKIT_OPT_HIST,
 	  { "time", 'T', NULL, 0, "Print the time before each interval", 0 } },
 	{ BPFKIT_OPT_HIST,
@@ -914,7 +917,7 @@ static error_t parse_key(int key, char *arg, struct argp_state *state)
 	err = tool->own_parser ? tool->own_parser(key, arg, state) :
 				 ARGP_ERR_UNKNOWN;
 	if (err == ARGP_ERR_UNKNOWN && key == ARGP_KEY_ARG &&
-	    (tool->options & BPFKIT_OPT_HIST))
+	    (tool->options & (BPFKIT_OPT_HIST | BPFKIT_OPT_INTERVAL)))
 		return parse_hist_arg(arg, &bpfkit_opts.hist);
 	if (err == ARGP_ERR_UNKNOWN && key == ARGP_KEY_ARG)
 		return bpfkit_usage_error(

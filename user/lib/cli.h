@@ -44,6 +44,8 @@ enum {
 	BPFKIT_OPT_TASK_HISTS = 1 << 15, /* -P, -L: per process or thread */
 	/* -D, -C: totals per key, or histograms (-D); per CPU (-C) */
 	BPFKIT_OPT_TOTALS = 1 << 16,
+	/* -i, [INTERVAL [COUNT]] without histograms: a report every interval */
+	BPFKIT_OPT_INTERVAL = 1 << 17,
 	BPFKIT_OPT_FILTERS = BPFKIT_OPT_PID | BPFKIT_OPT_UID | BPFKIT_OPT_COMM |
 			     BPFKIT_OPT_CGROUP,
 	BPFKIT_OPT_EVENTS = BPFKIT_OPT_FILTERS | BPFKIT_OPT_JSON |

@@ -21,10 +21,18 @@ void bpfkit_hist_init(const struct bpfkit_hist_opts *o)
 	opts = *o;
 }
 
+/* One unit of the values: a microsecond, a millisecond (-m) or a Kbyte. */
+static __u64 unit(void)
+{
+	if (opts.sizes)
+		return 1024;
+	return opts.millis ? 1000000 : 1000;
+}
+
 static struct bpfkit_hist_cfg current_cfg(void)
 {
 	struct bpfkit_hist_cfg cfg = {
-		.unit_ns = opts.millis ? 1000000 : 1000,
+		.unit_ns = unit(),
 		.linear_step = opts.linear_step,
 		.by = opts.by,
 		.per_cpu = opts.per_cpu,
@@ -46,8 +54,21 @@ void bpfkit_hist_cfg_init(volatile struct bpfkit_hist_cfg *cfg)
 	cfg->per_cpu = c.per_cpu;
 }
 
+void bpfkit_hist_io_sizes(void)
+{
+	if (opts.millis) {
+		bpfkit_usage_error(
+			"-m/--milliseconds is for times; these buckets are sizes, in Kbytes");
+		exit(BPFKIT_EXIT_USAGE);
+	}
+	opts.sizes = true;
+	opts.by = BPFKIT_HIST_PROCESS;
+}
+
 const char *bpfkit_hist_unit(void)
 {
+	if (opts.sizes)
+		return "Kbytes";
 	return opts.millis ? "msecs" : "usecs";
 }
 
@@ -641,6 +662,8 @@ static int fill_metrics(struct bpfkit_metrics *m, void *ctx)
 
 	err = bpfkit_metrics_family(m, r->keys.metric, BPFKIT_HISTOGRAM,
 				    r->keys.metric_help);
+	if (!err && opts.sizes)
+		bpfkit_metrics_bytes(m);
 	n = take_all(r);
 	for (i = 0; i < n && !err; i++) {
 		struct entry *e = entry_at(r, i);

@@ -40,15 +40,24 @@ struct bpfkit_hist_opts {
 	enum bpfkit_hist_by by; /* -P, -L: task histograms' keys */
 	bool dist; /* -D: histograms instead of a table of totals */
 	bool per_cpu; /* -C: keys per CPU */
+	bool sizes; /* the tool's: values are bytes (bpfkit_hist_io_sizes()) */
 };
 
 /* Report as OPTS says from now on; until called, every default. */
 void bpfkit_hist_init(const struct bpfkit_hist_opts *opts);
 
+/*
+ * After parsing, before load, for a tool of I/O sizes per process
+ * (bitesize): values are bytes, in Kbyte buckets ("Kbytes"), and the keys
+ * are processes' pids (struct bpfkit_hist_keys' tasks, as -P makes them).
+ * -m, for times, is refused in one line (exit BPFKIT_EXIT_USAGE).
+ */
+void bpfkit_hist_io_sizes(void);
+
 /* Before load: the bucket settings the options give the BPF side. */
 void bpfkit_hist_cfg_init(volatile struct bpfkit_hist_cfg *cfg);
 
-/* "usecs" or "msecs", as the options say. */
+/* "usecs" or "msecs", as the options say; "Kbytes" for sizes. */
 const char *bpfkit_hist_unit(void);
 
 /* Smallest and largest value (in units) bucket SLOT holds. */

@@ -72,6 +72,7 @@ struct family {
 	const char *help;
 	enum bpfkit_metric_type type;
 	__u64 le_ns[BPFKIT_HIST_SLOTS - 1]; /* histogram: its buckets' edges */
+	bool bytes; /* histogram: edges and sums in bytes, not nanoseconds */
 	char *other; /* the labels of the "other" series */
 	struct series *series;
 	size_t n, cap;
@@ -249,6 +250,11 @@ int bpfkit_metrics_add_hist(struct bpfkit_metrics *m, const char *const *labels,
 	return 0;
 }
 
+void bpfkit_metrics_bytes(struct bpfkit_metrics *m)
+{
+	m->families[m->n - 1].bytes = true;
+}
+
 static __u64 hist_count(const struct series *s)
 {
 	__u64 n = 0;
@@ -370,6 +376,15 @@ static void print_name(FILE *out, const char *name, const char *suffix,
 		*labels && extra ? "," : "", extra ?: "", any ? "}" : "");
 }
 
+/* A histogram family's edge or sum V: seconds, or bytes. */
+static void print_hist_value(FILE *out, const struct family *f, __u64 v)
+{
+	if (f->bytes)
+		fprintf(out, "%llu", (unsigned long long)v);
+	else
+		print_seconds(out, v);
+}
+
 static void write_hist(FILE *out, const struct family *f,
 		       const struct series *s)
 {
@@ -383,7 +398,7 @@ static void write_hist(FILE *out, const struct family *f,
 		if (!l)
 			continue;
 		fputs("le=\"", l);
-		print_seconds(l, f->le_ns[i]);
+		print_hist_value(l, f, f->le_ns[i]);
 		fputs("\"", l);
 		fclose(l);
 		cum += s->slots[i];
@@ -395,7 +410,7 @@ static void write_hist(FILE *out, const struct family *f,
 	fprintf(out, " %llu\n", (unsigned long long)cum);
 	print_name(out, f->name, "_sum", s->labels, NULL);
 	fputc(' ', out);
-	print_seconds(out, s->sum_ns);
+	print_hist_value(out, f, s->sum_ns);
 	fputc('\n', out);
 	print_name(out, f->name, "_count", s->labels, NULL);
 	fprintf(out, " %llu\n", (unsigned long long)cum);

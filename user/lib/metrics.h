@@ -94,6 +94,12 @@ int bpfkit_metrics_add_hist(struct bpfkit_metrics *m, const char *const *labels,
 			    const __u64 *le_ns, const struct bpfkit_hist *h);
 
 /*
+ * The current histogram family's bucket edges and sums are bytes, not
+ * nanoseconds: written as they are, not in seconds.
+ */
+void bpfkit_metrics_bytes(struct bpfkit_metrics *m);
+
+/*
  * Write every family in the text format 0.0.4: per family HELP, TYPE, its
  * series largest first, and past the cap one series labelled "other" per
  * label holding the rest; then bpfkit_metrics_folded_series{family=...}

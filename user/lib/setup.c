@@ -677,3 +677,49 @@ int bpfkit_hist_run(struct bpf_object_skeleton *s, struct bpf_map *map,
 	bpfkit_hist_free(r);
 	return err;
 }
+
+/* A run of bpfkit_interval_run(): its reports so far. */
+struct interval_run {
+	int (*report)(void *ctx);
+	void *ctx;
+	unsigned long reports;
+	bool done; /* COUNT reports made */
+};
+
+static int interval_tick(void *ctx)
+{
+	struct interval_run *t = ctx;
+	int err = t->report(t->ctx);
+
+	if (err)
+		return err;
+	t->reports++;
+	t->done = bpfkit_opts.hist.count &&
+		  t->reports >= bpfkit_opts.hist.count;
+	return t->done;
+}
+
+int bpfkit_interval_run(struct bpf_object_skeleton *s, int (*report)(void *ctx),
+			void *ctx, unsigned long default_s)
+{
+	unsigned long secs = bpfkit_opts.hist.interval ?: default_s;
+	struct interval_run t = { .report = report, .ctx = ctx };
+	struct bpfkit_tick tick = {
+		.interval_ms = secs * 1000,
+		.fn = interval_tick,
+		.ctx = &t,
+	};
+	int err, ret;
+
+	err = bpfkit_attach(s, NULL, NULL, NULL);
+	if (err)
+		return err;
+	err = bpfkit_run(NULL, secs ? &tick : NULL);
+	if (err || t.done)
+		return err;
+	/* As event tools do, stop quietly once the reader has gone. */
+	ret = bpfkit_check_stdout();
+	if (ret)
+		return ret < 0 ? ret : 0;
+	return report(ctx);
+}

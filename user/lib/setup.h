@@ -139,4 +139,16 @@ int bpfkit_run(struct bpfkit_channel *ch, const struct bpfkit_tick *tick);
 int bpfkit_hist_run(struct bpf_object_skeleton *s, struct bpf_map *map,
 		    const struct bpfkit_hist_keys *keys);
 
+/*
+ * bpfkit_run() for a tool that reads its maps every interval (the options
+ * of BPFKIT_OPT_INTERVAL), which owns its programs' attachment: S's
+ * programs attach (as bpfkit_attach() does without events); REPORT(CTX)
+ * runs every -i or INTERVAL seconds (DEFAULT_S without them; 0: no
+ * interval), until COUNT reports, -d or a signal, then once more for the
+ * last, partial interval, unless COUNT ended the run or stdout has gone.
+ * REPORT returns 0 or -errno (reported). Returns 0 or -errno.
+ */
+int bpfkit_interval_run(struct bpf_object_skeleton *s, int (*report)(void *ctx),
+			void *ctx, unsigned long default_s);
+
 #endif /* BPFKIT_SETUP_H */
