@@ -51,7 +51,8 @@ listens() {
 	stop_tool
 	[ "$TOOL_STATUS" = 0 ]
 	jq -es --argjson p "$PID" --arg c "$COMM" --argjson fd "$NOTSOCK" '
-		map(select(has("pid"))) == [{pid: $p, tid: $p, uid: 0, comm: $c,
+		map(select(has("pid")) | del(.cgroup_id, .mntns, .pidns, .pidns_pid)) ==
+			[{pid: $p, tid: $p, uid: 0, comm: $c,
 			ret: -1, errno: 88, error: "ENOTSOCK", fd: $fd,
 			backlog: 17}]' "$OUT"
 }
@@ -68,7 +69,8 @@ listens() {
 	[ "$TOOL_STATUS" = 0 ]
 	jq -es --argjson p "$PID" --arg c "$COMM" --argjson fd "$FD" \
 		--argjson port "$PORT" '
-		map(select(has("pid"))) == [{pid: $p, tid: $p, uid: 0, comm: $c,
+		map(select(has("pid")) | del(.cgroup_id, .mntns, .pidns, .pidns_pid)) ==
+			[{pid: $p, tid: $p, uid: 0, comm: $c,
 			ret: 0, errno: 0, fd: $fd, backlog: 17, family: "INET6",
 			proto: "TCP", ip: 6, addr: "::1", port: $port}]' "$OUT"
 	refute grep -q "\"pid\":$pid4," "$OUT"
