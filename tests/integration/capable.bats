@@ -1,0 +1,89 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0
+# capable: a chown(1) granted CAP_CHOWN and one whose bounding set setpriv
+# dropped it appear with the capability's name and their verdicts; -x keeps
+# the denied check only.
+
+bats_require_minimum_version 1.5.0
+load helpers
+
+setup() {
+	require_root
+	FILE=$BATS_TEST_TMPDIR/owned
+	: >"$FILE"
+}
+
+teardown() {
+	if [ -n "${TOOL_PID:-}" ]; then
+		kill -KILL "$TOOL_PID" 2>/dev/null
+	fi
+	wait 2>/dev/null
+	return 0
+}
+
+# needs_cap_capable: skip on a kernel before 6.14 (the refusal there is
+# tests/portability/tools-uprobe.bats's).
+needs_cap_capable() {
+	[ -d /sys/kernel/tracing/events/capability/cap_capable ] ||
+		[ -d /sys/kernel/debug/tracing/events/capability/cap_capable ] ||
+		skip "no capability:cap_capable tracepoint before Linux 6.14"
+}
+
+# chown_as HOW: chown FILE to nobody from a shell that prints its pid and
+# execs chown(1), as is (HOW plain) or without CAP_CHOWN (HOW dropped);
+# set PID and CHOWN_STATUS.
+chown_as() {
+	local cmd=(sh -c 'echo $$; exec chown nobody "$1"' sh "$FILE")
+	[ "$1" = plain ] || cmd=(setpriv --bounding-set -chown "${cmd[@]}")
+	run --separate-stderr "${cmd[@]}"
+	PID=${lines[0]}
+	CHOWN_STATUS=$status
+}
+
+@test "capable: CAP_CHOWN allowed for chown, denied once setpriv drops it" {
+	needs_cap_capable
+	start_tool capable -j -c chown
+	chown_as plain
+	[ "$CHOWN_STATUS" = 0 ]
+	allowed=$PID
+	chown_as dropped
+	[ "$CHOWN_STATUS" = 1 ]
+	[[ $stderr == *"Operation not permitted"* ]]
+	denied=$PID
+	wait_for "$OUT" "\"pid\":$denied,.*\"verdict\":\"deny\"" 5
+	stop_tool
+	[ "$TOOL_STATUS" = 0 ]
+	jq -es --argjson a "$allowed" --argjson d "$denied" '
+		map(select(.type == null and .cap == 0)) |
+		map(select(.pid == $a)) == [{pid: $a, tid: $a, uid: 0,
+			comm: "chown", cap: 0, name: "CAP_CHOWN", ret: 0,
+			verdict: "allow"}] and
+		map(select(.pid == $d)) == [{pid: $d, tid: $d, uid: 0,
+			comm: "chown", cap: 0, name: "CAP_CHOWN", ret: -1,
+			verdict: "deny"}]' "$OUT"
+}
+
+@test "capable: -x prints the denied check only, in columns" {
+	needs_cap_capable
+	start_tool capable -x -c chown
+	chown_as plain
+	[ "$CHOWN_STATUS" = 0 ]
+	allowed=$PID
+	chown_as dropped
+	[ "$CHOWN_STATUS" = 1 ]
+	denied=$PID
+	wait_for "$OUT" "^0 +$denied +chown " 5
+	stop_tool
+	[ "$TOOL_STATUS" = 0 ]
+	head -1 "$OUT" | grep -Eq '^UID +PID +COMM +CAP +NAME +VERDICT$'
+	grep -Eq "^0 +$denied +chown +0 +CAP_CHOWN +deny$" "$OUT"
+	[ "$(grep -c ' allow$' "$OUT")" = 0 ]
+	[ "$(grep -Ec "^0 +$allowed " "$OUT")" = 0 ]
+}
+
+@test "capable: a bad option is refused in one line, exit 2" {
+	run --separate-stderr "$BIN/capable" --no-such-option
+	[ "$status" = 2 ]
+	[ "${#stderr_lines[@]}" = 1 ]
+	[[ $stderr == capable:* ]]
+}
