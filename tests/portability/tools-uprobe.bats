@@ -34,3 +34,25 @@ REFUSALS+=(
 		.[0] == {pid: $p, tid: $p, uid: 0, comm: "chown", cap: 0,
 			name: "CAP_CHOWN", ret: -1, verdict: "deny"}'
 }
+
+@test "funclatency: -p's 10 ms calls of a helper function, at 8-15 ms and above, the other process's left out" {
+	local go=$BATS_TEST_TMPDIR/go a b
+	"$HELPERS/func-sleep" 3 10 "$go" >"$BATS_TEST_TMPDIR/a" &
+	JOBS+=" $!"
+	"$HELPERS/func-sleep" 2 10 "$go" >"$BATS_TEST_TMPDIR/b" &
+	JOBS+=" $!"
+	await "$BATS_TEST_TMPDIR/a" '^[0-9]+$' 5
+	await "$BATS_TEST_TMPDIR/b" '^[0-9]+$' 5
+	read -r a <"$BATS_TEST_TMPDIR/a"
+	launch funclatency -j -m -p "$a" -b "$HELPERS/func-sleep" bk_sleep_ms
+	touch "$go"
+	wait $JOBS
+	JOBS=
+	stop_tool
+	[ "$TOOL_STATUS" = 0 ]
+	check_out '
+		length == 1 and .[0].func == "bk_sleep_ms" and
+		.[0].unit == "msecs" and .[0].count == 3 and
+		(.[0].buckets | map(select(.max < 8)) | all(.count == 0)) and
+		(.[0].buckets | map(select(.min == 8)) | length == 1)'
+}

@@ -526,11 +526,12 @@ static int attach_user_probe(struct bpf_object_skeleton *s,
 	int err;
 
 	if (p->provider)
-		*link = bpf_program__attach_usdt(p->prog, -1, p->binary,
-						 p->provider, p->name, NULL);
+		*link = bpf_program__attach_usdt(p->prog, p->pid ?: -1,
+						 p->binary, p->provider,
+						 p->name, NULL);
 	else
-		*link = bpf_program__attach_uprobe_opts(p->prog, -1, p->binary,
-							0, &opts);
+		*link = bpf_program__attach_uprobe_opts(p->prog, p->pid ?: -1,
+							p->binary, 0, &opts);
 	if (*link)
 		return 0;
 	err = -errno;
@@ -549,22 +550,31 @@ static int attach_user_probe(struct bpf_object_skeleton *s,
 	return err;
 }
 
-int bpfkit_attach_user(struct bpf_object_skeleton *s,
-		       const struct bpfkit_user_probe *probes, size_t n,
-		       bpfkit_event_fn fn, void *ctx,
-		       struct bpfkit_channel **ch)
+int bpfkit_attach_user_probes(struct bpf_object_skeleton *s,
+			      const struct bpfkit_user_probe *probes, size_t n)
 {
 	size_t i;
 	int err;
 
-	err = open_channel(s, fn, ctx, ch);
-	if (err)
-		return err;
 	for (i = 0; i < n; i++) {
 		err = attach_user_probe(s, &probes[i]);
 		if (err)
 			return err;
 	}
+	return 0;
+}
+
+int bpfkit_attach_user(struct bpf_object_skeleton *s,
+		       const struct bpfkit_user_probe *probes, size_t n,
+		       bpfkit_event_fn fn, void *ctx,
+		       struct bpfkit_channel **ch)
+{
+	int err;
+
+	err = open_channel(s, fn, ctx, ch) ?:
+		      bpfkit_attach_user_probes(s, probes, n);
+	if (err)
+		return err;
 	return attach_rest(s, "attach BPF programs");
 }
 
