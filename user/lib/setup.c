@@ -516,6 +516,35 @@ int bpfkit_attach_syscalls(struct bpf_object_skeleton *s,
 	return attach_rest(s, "attach BPF programs");
 }
 
+const char *bpfkit_mapped_libc(int pid, char *buf, size_t len)
+{
+	char line[4096], *path, *base;
+	const char *found = NULL;
+	FILE *f;
+
+	if (pid)
+		snprintf(line, sizeof(line), "/proc/%d/maps", pid);
+	f = fopen(pid ? line : "/proc/self/maps", "re");
+	if (!f)
+		return NULL;
+	while (!found && fgets(line, sizeof(line), f)) {
+		path = strchr(line, '/');
+		if (!path)
+			continue;
+		path[strcspn(path, "\n")] = '\0';
+		base = strrchr(path, '/') + 1;
+		if (strncmp(base, "libc.so", 7) && strncmp(base, "libc-", 5))
+			continue;
+		if (pid)
+			snprintf(buf, len, "/proc/%d/root%s", pid, path);
+		else
+			snprintf(buf, len, "%s", path);
+		found = buf;
+	}
+	fclose(f);
+	return found;
+}
+
 /* Attach one user probe into PROG's link slot; reports its own failure. */
 static int attach_user_probe(struct bpf_object_skeleton *s,
 			     const struct bpfkit_user_probe *p)

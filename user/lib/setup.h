@@ -120,6 +120,14 @@ int bpfkit_attach_user(struct bpf_object_skeleton *s,
 		       struct bpfkit_channel **ch);
 
 /*
+ * The C library process PID maps (0: this process), from its memory map,
+ * as a path into BUF that reaches it from here (through /proc/PID/root for
+ * another process, whose mounts may differ); NULL when it maps none (a
+ * static build).
+ */
+const char *bpfkit_mapped_libc(int pid, char *buf, size_t len);
+
+/*
  * The N user probes alone, each into its program's link in the skeleton,
  * for a tool that runs without events: bpfkit_hist_run() (or
  * bpfkit_attach()) then attaches the rest. Failures as above.
