@@ -24,6 +24,7 @@ char LICENSE[] SEC("license") = "GPL";
 
 /* Allocations not tracked: their call or their map found no room. */
 __u64 memleak_untracked;
+__s64 memleak_untracked_err; /* the last one's -errno */
 
 /* Allocations outstanding, by address (a page's: its pfn). */
 struct {
@@ -81,6 +82,7 @@ static __always_inline void track(void *ctx, __u64 addr, __u64 size)
 					  BPF_NOEXIST);
 	}
 	if (err) {
+		memleak_untracked_err = err;
 		__sync_fetch_and_add(&memleak_untracked, 1);
 		return;
 	}
@@ -91,11 +93,15 @@ static __always_inline void track(void *ctx, __u64 addr, __u64 size)
 static __always_inline int call(__u64 size)
 {
 	__u32 tid = bpf_get_current_pid_tgid();
+	long err;
 
 	if (!bpfkit_selected())
 		return 0;
-	if (bpf_map_update_elem(&memleak_calls, &tid, &size, BPF_ANY))
+	err = bpf_map_update_elem(&memleak_calls, &tid, &size, BPF_ANY);
+	if (err) {
+		memleak_untracked_err = err;
 		__sync_fetch_and_add(&memleak_untracked, 1);
+	}
 	return 0;
 }
 

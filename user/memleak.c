@@ -199,11 +199,17 @@ int main(int argc, char **argv)
 	if (!skel)
 		return bpfkit_open_failed();
 
-	/* User or kernel stacks and programs; allocations as they come. */
+	/*
+	 * User or kernel stacks and programs. A user allocator's allocations
+	 * take the map's memory as they come; the kernel's, in any context
+	 * and in bursts, find the kernel's BPF allocator empty at times
+	 * (ENOMEM): their map is preallocated, as libbpf-tools' is.
+	 */
 	bpfkit_opts.stacks.user_only = !env.kernel;
 	bpfkit_opts.stacks.kernel_only = env.kernel;
 	choose_programs(skel);
-	bpfkit_sparse_map(skel->maps.memleak_allocs);
+	if (!env.kernel)
+		bpfkit_sparse_map(skel->maps.memleak_allocs);
 
 	/* Load and verify. */
 	err = bpfkit_load(skel->skeleton);
@@ -219,11 +225,10 @@ int main(int argc, char **argv)
 	}
 	unit.interval_ms = env.interval * 1000;
 	err = bpfkit_stacks_run(skel->skeleton, NULL, &unit);
-	if (skel->bss->memleak_untracked)
-		bpfkit_error(
-			"%llu allocations not tracked: their map was full (%d outstanding, %d threads in an allocator) or busy (an interrupt's allocation during another's update)",
-			(unsigned long long)skel->bss->memleak_untracked,
-			MEMLEAK_MAX_ALLOCS, MEMLEAK_MAX_CALLS);
+	if (!err && skel->bss->memleak_untracked)
+		bpfkit_error("%llu allocations not tracked: the last one's map update failed: %s",
+			     (unsigned long long)skel->bss->memleak_untracked,
+			     strerror(-skel->bss->memleak_untracked_err));
 
 cleanup:
 	memleak_bpf__destroy(skel);

@@ -36,6 +36,14 @@ start_tool() {
 	fi
 }
 
+# plain_args TOOL: what TOOL cannot start without, for the tests that start
+# every tool alike (funclatency times a function it is given).
+plain_args() {
+	case $1 in
+	funclatency) echo "-b $HELPERS/func-sleep bk_sleep_ms" ;;
+	esac
+}
+
 # stop_tool [SIGNAL]: stop the tool (SIGINT by default), set $TOOL_STATUS.
 stop_tool() {
 	kill -"${1:-INT}" "$TOOL_PID" 2>/dev/null || true
