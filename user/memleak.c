@@ -226,9 +226,10 @@ int main(int argc, char **argv)
 	unit.interval_ms = env.interval * 1000;
 	err = bpfkit_stacks_run(skel->skeleton, NULL, &unit);
 	if (!err && skel->bss->memleak_untracked)
-		bpfkit_error("%llu allocations not tracked: the last one's map update failed: %s",
-			     (unsigned long long)skel->bss->memleak_untracked,
-			     strerror(-skel->bss->memleak_untracked_err));
+		bpfkit_error(
+			"%llu allocations not tracked: the last one's map update failed: %s",
+			(unsigned long long)skel->bss->memleak_untracked,
+			strerror(-skel->bss->memleak_untracked_err));
 
 cleanup:
 	memleak_bpf__destroy(skel);
