@@ -19,6 +19,8 @@
  *	stat	stat(2) /dev/null
  *	bind	bind a UDP socket to 127.0.0.1, port 0, and close it
  *	mount	a mount(2) that fails (ENOENT: no target), changing nothing
+ *	cap	setgroups(2) of no groups, by this thread alone: one
+ *		capability check (CAP_SETGID) each; not in mix
  *	connect	a TCP connect to a port of 127.0.0.1 that this process holds
  *		bound but not listening: refused at once
  *	accept	a TCP connect to a listener on 127.0.0.1 that this process
@@ -412,6 +414,11 @@ static void do_mount(void)
 	mount("none", "", "tmpfs", 0, NULL);
 }
 
+static void do_cap(void)
+{
+	syscall(SYS_setgroups, 0, NULL);
+}
+
 static void do_mix(void)
 {
 	if (prog)
@@ -442,6 +449,7 @@ static const struct {
 	{ "stat", do_stat },	   { "bind", do_bind },
 	{ "mount", do_mount },	   { "connect", do_connect },
 	{ "accept", do_accept },   { "retrans", NULL },
+	{ "cap", do_cap },
 };
 
 static void *worker(void *unused)

@@ -68,7 +68,7 @@ setup() {
 	MIN_BTF=$BATS_FILE_TMPDIR/min.btf
 	OLD_BTF=$BATS_FILE_TMPDIR/old.btf
 	OLD_MIN_BTF=$BATS_FILE_TMPDIR/old-min.btf
-	TOOLS=$(cd "$BIN" && ls)
+	TOOLS=$(cd "$BIN" && for t in *; do kernel_lacks "$t" || echo "$t"; done)
 	BIN=$BATS_FILE_TMPDIR/nobtf
 	JOBS=
 }

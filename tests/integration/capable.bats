@@ -24,36 +24,32 @@ teardown() {
 # needs_cap_capable: skip on a kernel before 6.14 (the refusal there is
 # tests/portability/tools-uprobe.bats's).
 needs_cap_capable() {
-	[ -d /sys/kernel/tracing/events/capability/cap_capable ] ||
-		[ -d /sys/kernel/debug/tracing/events/capability/cap_capable ] ||
+	! kernel_lacks capable ||
 		skip "no capability:cap_capable tracepoint before Linux 6.14"
 }
 
-# chown_as HOW: chown FILE to nobody from a shell that prints its pid and
-# execs chown(1), as is (HOW plain) or without CAP_CHOWN (HOW dropped);
-# set PID and CHOWN_STATUS.
-chown_as() {
+# chown_both: chown FILE to nobody twice, from a shell that prints its pid
+# and execs chown(1): as is (its pid in ALLOWED), then with CAP_CHOWN out
+# of its bounding set (DENIED), which fails.
+chown_both() {
 	local cmd=(sh -c 'echo $$; exec chown nobody "$1"' sh "$FILE")
-	[ "$1" = plain ] || cmd=(setpriv --bounding-set -chown "${cmd[@]}")
 	run --separate-stderr "${cmd[@]}"
-	PID=${lines[0]}
-	CHOWN_STATUS=$status
+	[ "$status" = 0 ]
+	ALLOWED=${lines[0]}
+	run --separate-stderr setpriv --bounding-set -chown "${cmd[@]}"
+	[ "$status" = 1 ]
+	[[ $stderr == *"Operation not permitted"* ]]
+	DENIED=${lines[0]}
 }
 
 @test "capable: CAP_CHOWN allowed for chown, denied once setpriv drops it" {
 	needs_cap_capable
 	start_tool capable -j -c chown
-	chown_as plain
-	[ "$CHOWN_STATUS" = 0 ]
-	allowed=$PID
-	chown_as dropped
-	[ "$CHOWN_STATUS" = 1 ]
-	[[ $stderr == *"Operation not permitted"* ]]
-	denied=$PID
-	wait_for "$OUT" "\"pid\":$denied,.*\"verdict\":\"deny\"" 5
+	chown_both
+	wait_for "$OUT" "\"pid\":$DENIED,.*\"verdict\":\"deny\"" 5
 	stop_tool
 	[ "$TOOL_STATUS" = 0 ]
-	jq -es --argjson a "$allowed" --argjson d "$denied" '
+	jq -es --argjson a "$ALLOWED" --argjson d "$DENIED" '
 		map(select(.type == null and .cap == 0)) |
 		map(select(.pid == $a)) == [{pid: $a, tid: $a, uid: 0,
 			comm: "chown", cap: 0, name: "CAP_CHOWN", ret: 0,
@@ -66,19 +62,14 @@ chown_as() {
 @test "capable: -x prints the denied check only, in columns" {
 	needs_cap_capable
 	start_tool capable -x -c chown
-	chown_as plain
-	[ "$CHOWN_STATUS" = 0 ]
-	allowed=$PID
-	chown_as dropped
-	[ "$CHOWN_STATUS" = 1 ]
-	denied=$PID
-	wait_for "$OUT" "^0 +$denied +chown " 5
+	chown_both
+	wait_for "$OUT" "^0 +$DENIED +chown " 5
 	stop_tool
 	[ "$TOOL_STATUS" = 0 ]
 	head -1 "$OUT" | grep -Eq '^UID +PID +COMM +CAP +NAME +VERDICT$'
-	grep -Eq "^0 +$denied +chown +0 +CAP_CHOWN +deny$" "$OUT"
+	grep -Eq "^0 +$DENIED +chown +0 +CAP_CHOWN +deny$" "$OUT"
 	[ "$(grep -c ' allow$' "$OUT")" = 0 ]
-	[ "$(grep -Ec "^0 +$allowed " "$OUT")" = 0 ]
+	[ "$(grep -Ec "^0 +$ALLOWED " "$OUT")" = 0 ]
 }
 
 @test "capable: a bad option is refused in one line, exit 2" {

@@ -36,12 +36,26 @@ start_tool() {
 	fi
 }
 
-# plain_args TOOL: what TOOL cannot start without, for the tests that start
-# every tool alike (funclatency times a function it is given).
+# plain_args TOOL: what TOOL cannot start without, one argument a line, for
+# the tests that start every tool alike (funclatency times a function it is
+# given: rel-storm's readline(), which trigger_execs' mix calls).
 plain_args() {
 	case $1 in
-	funclatency) echo "-b $HELPERS/func-sleep bk_sleep_ms" ;;
+	funclatency) printf '%s\n' -b "$HELPERS/rel-storm" readline ;;
 	esac
+}
+
+# kernel_lacks TOOL: whether this kernel lacks what TOOL cannot work
+# without (it then refuses in one line, as its portability test checks), so
+# that the tests starting every tool leave it out: capable's
+# capability:cap_capable tracepoint (Linux 6.14).
+kernel_lacks() {
+	local f
+	case $1 in
+	capable) f=events/capability/cap_capable ;;
+	*) return 1 ;;
+	esac
+	[ ! -d "/sys/kernel/tracing/$f" ] && [ ! -d "/sys/kernel/debug/tracing/$f" ]
 }
 
 # stop_tool [SIGNAL]: stop the tool (SIGINT by default), set $TOOL_STATUS.
