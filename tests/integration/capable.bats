@@ -18,6 +18,7 @@ teardown() {
 		kill -KILL "$TOOL_PID" 2>/dev/null
 	fi
 	wait 2>/dev/null
+	drop_test_cgroups
 	return 0
 }
 
@@ -70,6 +71,25 @@ chown_both() {
 	grep -Eq "^0 +$DENIED +chown +0 +CAP_CHOWN +deny$" "$OUT"
 	[ "$(grep -c ' allow$' "$OUT")" = 0 ]
 	[ "$(grep -Ec "^0 +$ALLOWED " "$OUT")" = 0 ]
+}
+
+@test "capable: --cgroup shows the checks of a process in that cgroup, not another's" {
+	local d in out
+	needs_cap_capable
+	test_cgroups
+	start_tool capable -j -c chown --cgroup "$CG/in"
+	for d in in out; do
+		run sh -c 'echo $$ >"$1/cgroup.procs" && echo $$ &&
+			exec chown nobody "$2"' sh "$CG/$d" "$FILE"
+		[ "$status" = 0 ]
+		printf -v "$d" %s "${lines[0]}"
+	done
+	wait_for "$OUT" "\"pid\":$in,.*\"name\":\"CAP_CHOWN\"" 5
+	stop_tool
+	[ "$TOOL_STATUS" = 0 ]
+	jq -es --argjson i "$in" --argjson o "$out" '
+		map(select(.type == null)) | length > 0 and all(.pid == $i) and
+		any(.name == "CAP_CHOWN" and .verdict == "allow")' "$OUT"
 }
 
 @test "capable: a bad option is refused in one line, exit 2" {

@@ -13,7 +13,7 @@ TOOLS="hello hello-buffer hello-config hello-attach hello-tail hello-map execsno
 statsnoop bindsnoop mountsnoop gethostlatency bashreadline pyimport cpudist
 tcpconnect tcplife tcpstates tcpaccept tcpconnlat"
 # ...or in its own file (a test named "TOOL: --cgroup ...").
-OWN_FILE="runqlat oomkill profile offcputime wakeuptime tcpretrans"
+OWN_FILE="runqlat oomkill profile offcputime wakeuptime tcpretrans capable funclatency memleak"
 
 setup() {
 	CGROOT=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/mounts)

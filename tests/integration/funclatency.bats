@@ -18,6 +18,7 @@ teardown() {
 		kill -KILL "$TOOL_PID" 2>/dev/null
 	fi
 	wait 2>/dev/null
+	drop_test_cgroups
 	return 0
 }
 
@@ -60,6 +61,21 @@ sleeper() {
 		(.[0].buckets | max_by(.count) | .min == 8192 and .max == 16383) and
 		(.[0].buckets | map(select(.max < 8192)) | all(.count == 0))
 	' "$OUT"
+}
+
+@test "funclatency: --cgroup counts the calls of a process in that cgroup, not another's" {
+	test_cgroups
+	sleeper A 3
+	sleeper B 2
+	echo "$A" >"$CG/in/cgroup.procs"
+	echo "$B" >"$CG/out/cgroup.procs"
+	start_tool funclatency -j --cgroup "$CG/in" -b "$SLEEPER" bk_sleep_ms
+	touch "$GO"
+	wait "$A_JOB"
+	wait "$B_JOB"
+	stop_tool
+	[ "$TOOL_STATUS" = 0 ]
+	jq -es 'length == 1 and .[0].count == 3' "$OUT"
 }
 
 @test "funclatency: no FUNC, no -b, or a function the binary lacks: one line each" {

@@ -58,6 +58,26 @@ kernel_lacks() {
 	[ ! -d "/sys/kernel/tracing/$f" ] && [ ! -d "/sys/kernel/debug/tracing/$f" ]
 }
 
+# test_cgroups: make the cgroup v2 directories CG/in and CG/out for a
+# --cgroup test (SKIP without cgroup v2); drop_test_cgroups removes them,
+# once their tasks are reaped (in teardown).
+test_cgroups() {
+	local root
+	root=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/mounts)
+	[ -n "$root" ] || skip "no cgroup v2 mounted"
+	CG=$root/bk$$-$RANDOM
+	mkdir -p "$CG/in" "$CG/out"
+}
+drop_test_cgroups() {
+	local d i
+	for d in ${CG:+"$CG/in" "$CG/out" "$CG"}; do
+		for ((i = 0; i < 50; i++)); do
+			[ -d "$d" ] && ! rmdir "$d" 2>/dev/null || break
+			sleep 0.1
+		done
+	done
+}
+
 # stop_tool [SIGNAL]: stop the tool (SIGINT by default), set $TOOL_STATUS.
 stop_tool() {
 	kill -"${1:-INT}" "$TOOL_PID" 2>/dev/null || true

@@ -23,6 +23,7 @@ teardown() {
 	fi
 	[ -z "$JOBS" ] || kill -KILL $JOBS 2>/dev/null
 	wait 2>/dev/null
+	drop_test_cgroups
 	return 0
 }
 
@@ -103,6 +104,30 @@ at='def at($f): map(select(.type == null and any(.frames[]; .name == $f)));'
 		(map(.bytes) | add) as $sum |
 		any(.[]; .bytes == 16384) and $sum % 16 == 0 and
 		$sum > 16384 and $sum <= 32768' "$OUT"
+}
+
+@test "memleak: --cgroup keeps the kernel allocations of a process in that cgroup, not another's" {
+	local a b
+	test_cgroups
+	"$HELPERS/pipe-keep" 4 "$GO" >"$BATS_TEST_TMPDIR/a" &
+	JOBS+=" $!"
+	"$HELPERS/pipe-keep" 4 "$GO" >"$BATS_TEST_TMPDIR/b" &
+	JOBS+=" $!"
+	wait_for "$BATS_TEST_TMPDIR/a" '^[0-9]+$' 5
+	wait_for "$BATS_TEST_TMPDIR/b" '^[0-9]+$' 5
+	a=$(head -1 "$BATS_TEST_TMPDIR/a")
+	b=$(head -1 "$BATS_TEST_TMPDIR/b")
+	echo "$a" >"$CG/in/cgroup.procs"
+	echo "$b" >"$CG/out/cgroup.procs"
+	start_tool memleak -j --cgroup "$CG/in"
+	touch "$GO"
+	wait_for "$BATS_TEST_TMPDIR/a" '^done$' 5
+	wait_for "$BATS_TEST_TMPDIR/b" '^done$' 5
+	stop_tool
+	[ "$TOOL_STATUS" = 0 ]
+	jq -es --argjson a "$a" --argjson b "$b" "$at"'
+		at("alloc_pipe_info") | length > 0 and all(.pid == $a) and
+			all(.pid != $b)' "$OUT"
 }
 
 @test "memleak: -K with -O, or a gone pid: one line each" {
