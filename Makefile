@@ -69,7 +69,7 @@ LDLIBS := $(shell $(PKG_CONFIG) --static --libs libbpf libelf 2>/dev/null || \
 endif
 # Tools that symbolize stacks (user/lib/symbols.c) link elfutils' libdw
 # too, and libstdc++ for its C++ demangler (__cxa_demangle).
-DW_TOOLS := profile offcputime wakeuptime
+DW_TOOLS := profile offcputime wakeuptime memleak
 DW_LDLIBS := $(shell $(PKG_CONFIG) $(if $(filter 1,$(STATIC)),--static) \
 	--libs libdw 2>/dev/null || echo -ldw) -lstdc++
 ifeq ($(SANITIZE),1)
@@ -165,10 +165,10 @@ $(TESTBIN)/unit/%: tests/unit/%.c $(LIB) $(BUILD)/user.flags | $(TESTBIN)/unit $
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(USER_CFLAGS) $(LDFLAGS) -MMD -MP -MF $(OBJ)/test/unit-$*.d $< $(LIB) -lcmocka $(LDLIBS) -o $@
 
-# profile.bats, offcputime.bats and wakeuptime.bats walk their helpers'
-# stacks by frame pointers.
+# profile.bats, offcputime.bats, wakeuptime.bats and memleak.bats walk
+# their helpers' stacks by frame pointers.
 $(TESTBIN)/helpers/stack-spin $(TESTBIN)/helpers/pipe-block \
-	$(TESTBIN)/helpers/vfork-block: \
+	$(TESTBIN)/helpers/vfork-block $(TESTBIN)/helpers/leak: \
 	USER_CFLAGS += -fno-omit-frame-pointer
 
 # btf-bitfield edits a kernel's BTF with libbpf's API.

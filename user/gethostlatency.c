@@ -59,36 +59,6 @@ static const char *func_name(__u32 func)
 	return func < NFUNCS ? func_names[func] : "unknown";
 }
 
-/*
- * The libc this process maps, from /proc/self/maps, into BUF; the processes
- * it traces map the same file. LIBC_NAME when there is none.
- */
-static const char *mapped_libc(char *buf, size_t len)
-{
-	char line[4096], *path, *base;
-	const char *found = LIBC_NAME;
-	FILE *f;
-
-	f = fopen("/proc/self/maps", "re");
-	if (!f)
-		return found;
-	while (fgets(line, sizeof(line), f)) {
-		path = strchr(line, '/');
-		if (!path)
-			continue;
-		path[strcspn(path, "\n")] = '\0';
-		base = strrchr(path, '/') + 1;
-		if (!strncmp(base, "libc.so", 7) ||
-		    !strncmp(base, "libc-", 5)) {
-			snprintf(buf, len, "%s", path);
-			found = buf;
-			break;
-		}
-	}
-	fclose(f);
-	return found;
-}
-
 static enum bpfkit_verdict print_event(void *ctx, const void *data, size_t size)
 {
 	const struct gethostlatency_event *e = data;
@@ -128,7 +98,10 @@ int main(int argc, char **argv)
 
 	/* Parse options; check privileges, tracefs and kernel BTF. */
 	bpfkit_setup(&tool, argc, argv);
-	libc = env.libc ?: mapped_libc(libc_buf, sizeof(libc_buf));
+	libc = env.libc;
+	if (!libc)
+		libc = bpfkit_mapped_libc(0, libc_buf, sizeof(libc_buf)) ?:
+			       LIBC_NAME;
 
 	/* Open the BPF object. */
 	skel = gethostlatency_bpf__open_opts(bpfkit_open_opts());

@@ -327,4 +327,79 @@ static __always_inline bool bpfkit_has_task_btf(void)
 					  BPF_FUNC_get_current_task_btf);
 }
 
+/*
+ * memleak's kmem tracepoints.
+ *
+ * kmem:kmalloc and kmem:kmem_cache_alloc shared the kmem_alloc class's
+ * record (this flavour; 5.10's), and kmalloc_node and
+ * kmem_cache_alloc_node the kmem_alloc_node class's, whose fields begin
+ * alike, until Linux 6.1 folded the _node events into the two and gave
+ * each a record of its own (trace_event_raw_kmalloc,
+ * trace_event_raw_kmem_cache_alloc); later kernels (6.18) put the cache's
+ * name before kmem_cache_alloc's sizes, which CO-RE's offsets follow.
+ */
+struct trace_event_raw_kmem_alloc___o {
+	struct trace_entry ent;
+	unsigned long call_site;
+	const void *ptr;
+	size_t bytes_req;
+	size_t bytes_alloc;
+} __attribute__((preserve_access_index));
+
+/* An allocation a kmem tracepoint reports: its address and bytes. */
+struct bpfkit_kmem_alloc {
+	const void *ptr;
+	__u64 bytes;
+};
+
+/*
+ * CTX's allocation: kmem_cache_alloc's (CACHE) or kmalloc's, _node's too;
+ * read by BPF_CORE_READ(): the verifier refuses a load from the context
+ * at an offset CO-RE computed into a register.
+ */
+static __always_inline struct bpfkit_kmem_alloc
+bpfkit_kmem_alloc_of(const void *ctx, bool cache)
+{
+	const struct trace_event_raw_kmem_cache_alloc *c = ctx;
+	const struct trace_event_raw_kmem_alloc___o *o = ctx;
+	const struct trace_event_raw_kmalloc *k = ctx;
+	struct bpfkit_kmem_alloc a;
+
+	if (bpf_core_type_exists(struct trace_event_raw_kmem_alloc___o)) {
+		a.ptr = BPF_CORE_READ(o, ptr);
+		a.bytes = BPF_CORE_READ(o, bytes_alloc);
+	} else if (cache) {
+		a.ptr = BPF_CORE_READ(c, ptr);
+		a.bytes = BPF_CORE_READ(c, bytes_alloc);
+	} else {
+		a.ptr = BPF_CORE_READ(k, ptr);
+		a.bytes = BPF_CORE_READ(k, bytes_alloc);
+	}
+	return a;
+}
+
+/*
+ * kmem:kfree and kmem:kmem_cache_free shared the kmem_free class's record
+ * (this flavour) until Linux 5.12 gave kmem_cache_free the cache's name
+ * (trace_event_raw_kfree, trace_event_raw_kmem_cache_free; 6.1 has them).
+ * The address freed, of kmem_cache_free (CACHE) or kfree.
+ */
+struct trace_event_raw_kmem_free___o {
+	struct trace_entry ent;
+	unsigned long call_site;
+	const void *ptr;
+} __attribute__((preserve_access_index));
+
+static __always_inline const void *bpfkit_kmem_freed(const void *ctx,
+						     bool cache)
+{
+	const struct trace_event_raw_kmem_cache_free *c = ctx;
+	const struct trace_event_raw_kmem_free___o *o = ctx;
+	const struct trace_event_raw_kfree *k = ctx;
+
+	if (bpf_core_type_exists(struct trace_event_raw_kmem_free___o))
+		return BPF_CORE_READ(o, ptr);
+	return cache ? BPF_CORE_READ(c, ptr) : BPF_CORE_READ(k, ptr);
+}
+
 #endif /* BPFKIT_CORE_FIXES_BPF_H */

@@ -21,6 +21,8 @@
  *	listen	listen(2) on an unbound TCP socket (the kernel binds it to
  *		a port of its choice) and close it; not in mix
  *	mount	a mount(2) that fails (ENOENT: no target), changing nothing
+ *	cap	setgroups(2) of no groups, by this thread alone: one
+ *		capability check (CAP_SETGID) each; not in mix
  *	connect	a TCP connect to a port of 127.0.0.1 that this process holds
  *		bound but not listening: refused at once
  *	accept	a TCP connect to a listener on 127.0.0.1 that this process
@@ -424,6 +426,11 @@ static void do_mount(void)
 	mount("none", "", "tmpfs", 0, NULL);
 }
 
+static void do_cap(void)
+{
+	syscall(SYS_setgroups, 0, NULL);
+}
+
 static void do_mix(void)
 {
 	if (prog)
@@ -455,6 +462,7 @@ static const struct {
 	{ "mount", do_mount },	   { "connect", do_connect },
 	{ "accept", do_accept },   { "retrans", NULL },
 	{ "listen", do_listen },
+	{ "cap", do_cap },
 };
 
 static void *worker(void *unused)

@@ -68,7 +68,7 @@ setup() {
 	MIN_BTF=$BATS_FILE_TMPDIR/min.btf
 	OLD_BTF=$BATS_FILE_TMPDIR/old.btf
 	OLD_MIN_BTF=$BATS_FILE_TMPDIR/old-min.btf
-	TOOLS=$(cd "$BIN" && ls)
+	TOOLS=$(cd "$BIN" && for t in *; do kernel_lacks "$t" || echo "$t"; done)
 	BIN=$BATS_FILE_TMPDIR/nobtf
 	JOBS=
 }
@@ -108,7 +108,7 @@ members() {
 @test "btf: without kernel BTF or --btf, every tool names the way out" {
 	for t in $TOOLS; do
 		echo "tool: $t"
-		run --separate-stderr "$BIN/$t" -d 1
+		run --separate-stderr "$BIN/$t" $(plain_args "$t") -d 1
 		[ "$status" = 1 ]
 		[ -z "$output" ]
 		[ "${#stderr_lines[@]}" = 1 ]
@@ -120,7 +120,7 @@ members() {
 @test "btf: every tool starts tracing with --btf and no kernel BTF" {
 	for t in $TOOLS; do
 		echo "tool: $t"
-		run --separate-stderr "$BIN/$t" --btf "$MIN_BTF" -d 1
+		run --separate-stderr "$BIN/$t" $(plain_args "$t") --btf "$MIN_BTF" -d 1
 		[ "$status" = 0 ]
 		[[ $stderr == *"$t: tracing; hit Ctrl-C to end"* ]]
 	done
@@ -138,7 +138,7 @@ members() {
 
 @test "btf: a --btf file that does not exist is a usage error" {
 	for t in $TOOLS; do
-		run --separate-stderr "$BIN/$t" --btf /nonexistent/min.btf -d 1
+		run --separate-stderr "$BIN/$t" $(plain_args "$t") --btf /nonexistent/min.btf -d 1
 		[ "$status" = 2 ]
 		[ -z "$output" ]
 		[ "$stderr" = "$t: invalid --btf '/nonexistent/min.btf': No such file or directory" ]
@@ -170,7 +170,7 @@ members() {
 	# Every tool that reads a task's state starts with it.
 	for t in runqlat cpudist offcputime wakeuptime; do
 		echo "tool: $t"
-		run --separate-stderr "$BIN/$t" --btf "$OLD_MIN_BTF" -d 1
+		run --separate-stderr "$BIN/$t" $(plain_args "$t") --btf "$OLD_MIN_BTF" -d 1
 		[ "$status" = 0 ]
 		[[ $stderr == *"$t: tracing; hit Ctrl-C to end"* ]]
 	done

@@ -13,7 +13,7 @@ TOOLS="hello hello-buffer hello-config hello-attach hello-tail hello-map execsno
 statsnoop bindsnoop mountsnoop gethostlatency bashreadline pyimport cpudist
 tcpconnect tcplife tcpstates tcpaccept tcpconnlat solisten"
 # ...or in its own file (a test named "TOOL: --cgroup ...").
-OWN_FILE="runqlat oomkill profile offcputime wakeuptime tcpretrans tcptop bitesize biopattern biotop"
+OWN_FILE="runqlat oomkill profile offcputime wakeuptime tcpretrans tcptop bitesize biopattern biotop capable funclatency memleak"
 
 setup() {
 	CGROOT=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/mounts)

@@ -36,6 +36,48 @@ start_tool() {
 	fi
 }
 
+# plain_args TOOL: what TOOL cannot start without, one argument a line, for
+# the tests that start every tool alike (funclatency times a function it is
+# given: rel-storm's readline(), which trigger_execs' mix calls).
+plain_args() {
+	case $1 in
+	funclatency) printf '%s\n' -b "$HELPERS/rel-storm" readline ;;
+	esac
+}
+
+# kernel_lacks TOOL: whether this kernel lacks what TOOL cannot work
+# without (it then refuses in one line, as its portability test checks), so
+# that the tests starting every tool leave it out: capable's
+# capability:cap_capable tracepoint (Linux 6.14).
+kernel_lacks() {
+	local f
+	case $1 in
+	capable) f=events/capability/cap_capable ;;
+	*) return 1 ;;
+	esac
+	[ ! -d "/sys/kernel/tracing/$f" ] && [ ! -d "/sys/kernel/debug/tracing/$f" ]
+}
+
+# test_cgroups: make the cgroup v2 directories CG/in and CG/out for a
+# --cgroup test (SKIP without cgroup v2); drop_test_cgroups removes them,
+# once their tasks are reaped (in teardown).
+test_cgroups() {
+	local root
+	root=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/mounts)
+	[ -n "$root" ] || skip "no cgroup v2 mounted"
+	CG=$root/bk$$-$RANDOM
+	mkdir -p "$CG/in" "$CG/out"
+}
+drop_test_cgroups() {
+	local d i
+	for d in ${CG:+"$CG/in" "$CG/out" "$CG"}; do
+		for ((i = 0; i < 50; i++)); do
+			[ -d "$d" ] && ! rmdir "$d" 2>/dev/null || break
+			sleep 0.1
+		done
+	done
+}
+
 # stop_tool [SIGNAL]: stop the tool (SIGINT by default), set $TOOL_STATUS.
 stop_tool() {
 	kill -"${1:-INT}" "$TOOL_PID" 2>/dev/null || true

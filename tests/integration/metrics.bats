@@ -113,7 +113,7 @@ metrics_tools() {
 	local t port n=0
 	for t in $(metrics_tools); do
 		port=$(free_port)
-		start_tool "$t" --metrics "127.0.0.1:$port"
+		start_tool "$t" $(plain_args "$t") --metrics "127.0.0.1:$port"
 		scrape "$port" >"$BATS_TEST_TMPDIR/$t.prom"
 		stop_tool
 		[ "$TOOL_STATUS" = 0 ]

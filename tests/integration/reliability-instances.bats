@@ -44,7 +44,9 @@ check() {
 	# falls in its own window: two instances started and stopped apart see
 	# the command's stacks a different number of times (136 and 137 in
 	# the 6.1 guest once), if at all.
-	if offers "$t" svg; then
+	# memleak, what is outstanding when it stops: a kernel allocation
+	# freed (RCU) between the two stops is in one instance's only.
+	if offers "$t" svg || [ "$t" = memleak ]; then
 		echo "# $t: counts stacks in its own window: ran and stopped, not compared" >&3
 		return 0
 	fi

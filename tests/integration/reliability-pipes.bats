@@ -33,7 +33,7 @@ all_exist() {
 	local d=$BATS_TEST_TMPDIR t i summary lines=() statuses=()
 	for t in $(tools); do
 		(
-			"$BIN/$t" 2>"$d/$t.err" &
+			"$BIN/$t" $(plain_args "$t") 2>"$d/$t.err" &
 			echo $! >"$d/$t.pid"
 			wait $!
 			echo $? >"$d/$t.status"
@@ -95,7 +95,7 @@ all_exist() {
 		json=
 		! offers "$t" json || json=-j
 		(
-			"$BIN/$t" $json -d 2 >/dev/full 2>"$d/$t.err" &
+			"$BIN/$t" $(plain_args "$t") $json -d 2 >/dev/full 2>"$d/$t.err" &
 			echo $! >"$d/$t.pid"
 			wait $! || echo $? >"$d/$t.status"
 			[ -e "$d/$t.status" ] || echo 0 >"$d/$t.status"

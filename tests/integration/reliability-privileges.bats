@@ -29,7 +29,7 @@ open_bin() {
 check_refusal() {
 	local t=$1 status=0 out=$BATS_TEST_TMPDIR/$1.out err=$BATS_TEST_TMPDIR/$1.err
 	shift
-	timeout 20 "$@" "$BIN/$t" -d 1 >"$out" 2>"$err" || status=$?
+	timeout 20 "$@" "$BIN/$t" $(plain_args "$t") -d 1 >"$out" 2>"$err" || status=$?
 	if [ "$status" != 1 ]; then
 		echo "$t: exit $status, not 1"
 	elif [ -s "$out" ]; then
@@ -63,7 +63,7 @@ check_refusal() {
 @test "reliability: privileges: -v adds detail but still exits 1" {
 	for t in $(tools); do
 		status=0
-		timeout 20 "${NOBODY[@]}" "$BIN/$t" -v -d 1 >/dev/null \
+		timeout 20 "${NOBODY[@]}" "$BIN/$t" $(plain_args "$t") -v -d 1 >/dev/null \
 			2>"$BATS_TEST_TMPDIR/err" || status=$?
 		[ "$status" = 1 ] || echo "$t -v: exit $status, not 1"
 		grep -q "^$t: .*CAP_BPF" "$BATS_TEST_TMPDIR/err" ||
@@ -110,7 +110,7 @@ require_perfmon_enough() {
 		fi
 		status=0
 		(cd / && as_user "$caps" timeout $((30 * TIME_SCALE)) \
-			"$BIN/$t" -d 1) >/dev/null 2>"$BATS_TEST_TMPDIR/err" ||
+			"$BIN/$t" $(plain_args "$t") -d 1) >/dev/null 2>"$BATS_TEST_TMPDIR/err" ||
 			status=$?
 		n=$((n + 1))
 		if [ "$status" != 0 ] || ! grep -q "^$t: tracing" "$BATS_TEST_TMPDIR/err"; then
@@ -133,7 +133,7 @@ require_perfmon_enough() {
 			rest=$(echo ",$caps," | sed "s/,$cap,/,/; s/^,//; s/,$//")
 			status=0
 			(cd / && as_user "$rest" timeout $((30 * TIME_SCALE)) \
-				"$OPEN_BIN/$t" -d 1) >"$BATS_TEST_TMPDIR/out" 2>"$err" ||
+				"$OPEN_BIN/$t" $(plain_args "$t") -d 1) >"$BATS_TEST_TMPDIR/out" 2>"$err" ||
 				status=$?
 			n=$((n + 1))
 			if [ "$status" != 1 ] || [ -s "$BATS_TEST_TMPDIR/out" ] ||
@@ -237,7 +237,7 @@ check_dropped() {
 	local t n=0
 	for t in $(tools); do
 		offers "$t" svg || continue
-		run "$BIN/$t" --drop-privileges nobody -d 1
+		run "$BIN/$t" $(plain_args "$t") --drop-privileges nobody -d 1
 		[ "$status" = 2 ]
 		[ "${#lines[@]}" = 1 ]
 		[[ $output == "$t: --drop-privileges does not fit $t: "* ]]

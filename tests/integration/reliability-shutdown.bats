@@ -33,7 +33,7 @@ start_all() {
 	local t
 	: >"$BATS_TEST_TMPDIR/ids"
 	for t in $(tools); do
-		"$BIN/$t" "$@" >"$BATS_TEST_TMPDIR/$t.out" \
+		"$BIN/$t" $(plain_args "$t") "$@" >"$BATS_TEST_TMPDIR/$t.out" \
 			2>"$BATS_TEST_TMPDIR/$t.err" &
 		PIDS[$t]=$!
 		if ! wait_tracing "${PIDS[$t]}" "$BATS_TEST_TMPDIR/$t.err"; then
@@ -106,7 +106,7 @@ stop_all() {
 	local t err status watchdog
 	for t in $(tools); do
 		err=$BATS_TEST_TMPDIR/$t.err
-		"$BIN/$t" -v >/dev/null 2>"$err" &
+		"$BIN/$t" $(plain_args "$t") -v >/dev/null 2>"$err" &
 		PIDS[$t]=$!
 		wait_for "$err" 'phase command line and preflight' 10 ||
 			echo "$t: no -v phase line before its load"

@@ -32,7 +32,7 @@ teardown() {
 			--show-leak-kinds=definite,indirect \
 			--errors-for-leak-kinds=definite,indirect \
 			--suppressions="$REL/valgrind.supp" --log-file="$d/$t.vg" \
-			"$BIN/$t" -d 2 >"$d/$t.out" 2>"$d/$t.err" &
+			"$BIN/$t" $(plain_args "$t") -d 2 >"$d/$t.out" 2>"$d/$t.err" &
 		PIDS[$t]=$!
 	done
 

@@ -5,11 +5,13 @@
 
 REL=$ROOT/tests/reliability
 
-# tools: every tool binary in $BIN, one name a line.
+# tools: every tool binary in $BIN that this kernel runs (kernel_lacks),
+# one name a line.
 tools() {
 	local t
 	for t in "$BIN"/*; do
-		[ -x "$t" ] && [ -f "$t" ] && basename "$t"
+		[ -x "$t" ] && [ -f "$t" ] && ! kernel_lacks "${t##*/}" &&
+			basename "$t"
 	done
 }
 
@@ -87,10 +89,14 @@ leftovers() {
 }
 
 # storm_args TOOL: the tool's own arguments in its tests/reliability/storms
-# row (those that make it see rel-storm's events), one a line.
+# row (those that make it see rel-storm's events), or else its plain_args,
+# one a line.
 storm_args() {
 	local row
-	row=$(grep "^$1 " "$REL/storms") || return 0
+	row=$(grep "^$1 " "$REL/storms") || {
+		plain_args "$1"
+		return 0
+	}
 	eval "set -- $row"
 	shift 4
 	[ $# = 0 ] || printf '%s\n' "$@"

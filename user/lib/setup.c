@@ -562,6 +562,35 @@ int bpfkit_attach_syscalls(struct bpf_object_skeleton *s,
 	return attach_rest(s, "attach BPF programs");
 }
 
+const char *bpfkit_mapped_libc(int pid, char *buf, size_t len)
+{
+	char line[4096], *path, *base;
+	const char *found = NULL;
+	FILE *f;
+
+	if (pid)
+		snprintf(line, sizeof(line), "/proc/%d/maps", pid);
+	f = fopen(pid ? line : "/proc/self/maps", "re");
+	if (!f)
+		return NULL;
+	while (!found && fgets(line, sizeof(line), f)) {
+		path = strchr(line, '/');
+		if (!path)
+			continue;
+		path[strcspn(path, "\n")] = '\0';
+		base = strrchr(path, '/') + 1;
+		if (strncmp(base, "libc.so", 7) && strncmp(base, "libc-", 5))
+			continue;
+		if (pid)
+			snprintf(buf, len, "/proc/%d/root%s", pid, path);
+		else
+			snprintf(buf, len, "%s", path);
+		found = buf;
+	}
+	fclose(f);
+	return found;
+}
+
 /* Attach one user probe into PROG's link slot; reports its own failure. */
 static int attach_user_probe(struct bpf_object_skeleton *s,
 			     const struct bpfkit_user_probe *p)
@@ -572,11 +601,12 @@ static int attach_user_probe(struct bpf_object_skeleton *s,
 	int err;
 
 	if (p->provider)
-		*link = bpf_program__attach_usdt(p->prog, -1, p->binary,
-						 p->provider, p->name, NULL);
+		*link = bpf_program__attach_usdt(p->prog, p->pid ?: -1,
+						 p->binary, p->provider,
+						 p->name, NULL);
 	else
-		*link = bpf_program__attach_uprobe_opts(p->prog, -1, p->binary,
-							0, &opts);
+		*link = bpf_program__attach_uprobe_opts(p->prog, p->pid ?: -1,
+							p->binary, 0, &opts);
 	if (*link)
 		return 0;
 	err = -errno;
@@ -595,22 +625,31 @@ static int attach_user_probe(struct bpf_object_skeleton *s,
 	return err;
 }
 
-int bpfkit_attach_user(struct bpf_object_skeleton *s,
-		       const struct bpfkit_user_probe *probes, size_t n,
-		       bpfkit_event_fn fn, void *ctx,
-		       struct bpfkit_channel **ch)
+int bpfkit_attach_user_probes(struct bpf_object_skeleton *s,
+			      const struct bpfkit_user_probe *probes, size_t n)
 {
 	size_t i;
 	int err;
 
-	err = open_channel(s, fn, ctx, ch);
-	if (err)
-		return err;
 	for (i = 0; i < n; i++) {
 		err = attach_user_probe(s, &probes[i]);
 		if (err)
 			return err;
 	}
+	return 0;
+}
+
+int bpfkit_attach_user(struct bpf_object_skeleton *s,
+		       const struct bpfkit_user_probe *probes, size_t n,
+		       bpfkit_event_fn fn, void *ctx,
+		       struct bpfkit_channel **ch)
+{
+	int err;
+
+	err = open_channel(s, fn, ctx, ch) ?:
+		      bpfkit_attach_user_probes(s, probes, n);
+	if (err)
+		return err;
 	return attach_rest(s, "attach BPF programs");
 }
 

@@ -105,6 +105,7 @@ struct bpfkit_user_probe {
 	const char *provider; /* NULL: a uprobe on function NAME */
 	const char *name;
 	bool retprobe; /* a uretprobe: at the function's return */
+	int pid; /* only in this process; 0: in every process */
 };
 
 /*
@@ -117,6 +118,22 @@ int bpfkit_attach_user(struct bpf_object_skeleton *s,
 		       const struct bpfkit_user_probe *probes, size_t n,
 		       bpfkit_event_fn fn, void *ctx,
 		       struct bpfkit_channel **ch);
+
+/*
+ * The C library process PID maps (0: this process), from its memory map,
+ * as a path into BUF that reaches it from here (through /proc/PID/root for
+ * another process, whose mounts may differ); NULL when it maps none (a
+ * static build).
+ */
+const char *bpfkit_mapped_libc(int pid, char *buf, size_t len);
+
+/*
+ * The N user probes alone, each into its program's link in the skeleton,
+ * for a tool that runs without events: bpfkit_hist_run() (or
+ * bpfkit_attach()) then attaches the rest. Failures as above.
+ */
+int bpfkit_attach_user_probes(struct bpf_object_skeleton *s,
+			      const struct bpfkit_user_probe *probes, size_t n);
 
 /*
  * Run: the run loop (run.h) with CH (NULL: a tool that reads maps) and

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <bpf/bpf.h>
 #include "diag.h"
 #include "output.h"
@@ -51,6 +52,7 @@ struct bpfkit_stacks {
 	struct bpfkit_syms *syms;
 	struct row *rows;
 	size_t nrows;
+	unsigned long since_ms; /* since the last report (unit.interval_ms) */
 	/* Binaries whose user stacks stop short, as the hint names them. */
 	const char **no_fp;
 	size_t nno_fp;
@@ -91,7 +93,10 @@ int bpfkit_stacks_open(struct bpfkit_stacks **out, struct bpf_object *obj,
 	return 0;
 }
 
-/* Read the maps of the processes seen since the last tick, while they run. */
+/*
+ * Read the maps of the processes seen since the last tick, while they run;
+ * report every unit.interval_ms.
+ */
 static int read_new_pids(void *ctx)
 {
 	struct bpfkit_stacks *r = ctx;
@@ -109,7 +114,13 @@ static int read_new_pids(void *ctx)
 		bpfkit_syms_add_pid(r->syms, pids[i]);
 		bpf_map_delete_elem(r->pids_fd, &pids[i]);
 	}
-	return 0;
+	if (!r->unit.interval_ms)
+		return 0;
+	r->since_ms += TICK_MS;
+	if (r->since_ms < r->unit.interval_ms)
+		return 0;
+	r->since_ms = 0;
+	return bpfkit_stacks_report(r) ?: bpfkit_check_stdout();
 }
 
 struct bpfkit_tick bpfkit_stacks_tick(struct bpfkit_stacks *r)
@@ -301,7 +312,8 @@ static int read_rows(struct bpfkit_stacks *r)
 	while (!bpf_map_get_next_key(r->counts_fd, prev, &next)) {
 		key = next;
 		prev = &key;
-		if (bpf_map_lookup_elem(r->counts_fd, &key, &count))
+		/* A key whose frees matched its allocations (memleak). */
+		if (bpf_map_lookup_elem(r->counts_fd, &key, &count) || !count)
 			continue;
 		if (r->nrows == cap) {
 			cap = cap ? cap * 2 : 256;
@@ -835,10 +847,29 @@ static void summarize(const struct bpfkit_stacks *r)
 	hint_frame_pointers(r);
 }
 
+/* Forget the rows of the last report. */
+static void free_rows(struct bpfkit_stacks *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->nrows; i++) {
+		free(r->rows[i].folded);
+		free(r->rows[i].frames);
+	}
+	r->nrows = 0;
+}
+
 int bpfkit_stacks_report(struct bpfkit_stacks *r)
 {
+	time_t now = time(NULL);
+	char when[16];
 	int err;
 
+	free_rows(r);
+	if (r->unit.interval_ms && !bpfkit_output_json()) {
+		strftime(when, sizeof(when), "%H:%M:%S", localtime(&now));
+		printf("[%s] %s\n", when, r->unit.title);
+	}
 	err = read_rows(r);
 	if (err) {
 		bpfkit_fail("read the stacks", err);
@@ -866,14 +897,9 @@ int bpfkit_stacks_report(struct bpfkit_stacks *r)
 
 void bpfkit_stacks_free(struct bpfkit_stacks *r)
 {
-	size_t i;
-
 	if (!r)
 		return;
-	for (i = 0; i < r->nrows; i++) {
-		free(r->rows[i].folded);
-		free(r->rows[i].frames);
-	}
+	free_rows(r);
 	free(r->rows);
 	free(r->no_fp);
 	bpfkit_syms_free(r->syms);

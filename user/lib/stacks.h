@@ -41,6 +41,13 @@ struct bpfkit_stacks_unit {
 	const char *events; /* what is counted: "samples", "blocks" */
 	const char *name; /* a count's unit: "samples", "us" */
 	__u64 divisor; /* counts are divided by this for printing */
+	/*
+	 * Counts that go down as well as up (memleak's bytes outstanding: a
+	 * free adds minus its size): a report then shows what is counted at
+	 * that moment, every INTERVAL_MS too (0: at the end only), each
+	 * under a "[HH:MM:SS] TITLE" line in text; keys at 0 are left out.
+	 */
+	unsigned long interval_ms;
 };
 
 /*
@@ -75,7 +82,8 @@ struct bpfkit_tick bpfkit_stacks_tick(struct bpfkit_stacks *r);
 /*
  * Print every stack counted, as the options say (and write the SVG), then
  * the summary on stderr: "N samples, M lost (M counts map full), S stacks
- * lost (stack map full)". 0, or -errno when the output could not be written.
+ * lost (stack map full)". 0, 1 once stdout's reader has gone, or -errno
+ * when the output could not be written. Again: the counts as they are now.
  */
 int bpfkit_stacks_report(struct bpfkit_stacks *r);
 
