@@ -68,7 +68,7 @@ static __always_inline __u64 *bpfkit_runq_slot(__u32 tid)
 
 /* Task T's state (__state, or state before Linux 5.14), the same two ways. */
 static __always_inline unsigned long bpfkit_runq_state(struct task_struct *t,
-							bool btf)
+						       bool btf)
 {
 	return btf ? bpfkit_btf_task_state(t) : bpfkit_task_state(t);
 }
@@ -194,44 +194,44 @@ static __always_inline bool bpfkit_runq_switched(struct task_struct *prev,
  *	static void switched(void *ctx, struct task_struct *prev,
  *			     struct task_struct *next, bool btf);
  */
-#define BPFKIT_RUNQ_PROGRAMS()                                         \
-	SEC("tp_btf/sched_wakeup")                                     \
-	int BPF_PROG(wakeup_btf, struct task_struct *p)                \
-	{                                                              \
-		woken(p, true);                                        \
-		return 0;                                              \
-	}                                                              \
-	SEC("tp_btf/sched_wakeup_new")                                 \
-	int BPF_PROG(wakeup_new_btf, struct task_struct *p)            \
-	{                                                              \
-		woken(p, true);                                        \
-		return 0;                                              \
-	}                                                              \
-	SEC("tp_btf/sched_switch")                                     \
+#define BPFKIT_RUNQ_PROGRAMS()                                           \
+	SEC("tp_btf/sched_wakeup")                                       \
+	int BPF_PROG(wakeup_btf, struct task_struct *p)                  \
+	{                                                                \
+		woken(p, true);                                          \
+		return 0;                                                \
+	}                                                                \
+	SEC("tp_btf/sched_wakeup_new")                                   \
+	int BPF_PROG(wakeup_new_btf, struct task_struct *p)              \
+	{                                                                \
+		woken(p, true);                                          \
+		return 0;                                                \
+	}                                                                \
+	SEC("tp_btf/sched_switch")                                       \
 	int BPF_PROG(switch_btf, bool preempt, struct task_struct *prev, \
-		     struct task_struct *next)                         \
-	{                                                              \
-		switched(ctx, prev, next, true);                       \
-		return 0;                                              \
-	}                                                              \
-	SEC("raw_tp/sched_wakeup")                                     \
-	int BPF_PROG(wakeup_raw, struct task_struct *p)                \
-	{                                                              \
-		woken(p, false);                                       \
-		return 0;                                              \
-	}                                                              \
-	SEC("raw_tp/sched_wakeup_new")                                 \
-	int BPF_PROG(wakeup_new_raw, struct task_struct *p)            \
-	{                                                              \
-		woken(p, false);                                       \
-		return 0;                                              \
-	}                                                              \
-	SEC("raw_tp/sched_switch")                                     \
+		     struct task_struct *next)                           \
+	{                                                                \
+		switched(ctx, prev, next, true);                         \
+		return 0;                                                \
+	}                                                                \
+	SEC("raw_tp/sched_wakeup")                                       \
+	int BPF_PROG(wakeup_raw, struct task_struct *p)                  \
+	{                                                                \
+		woken(p, false);                                         \
+		return 0;                                                \
+	}                                                                \
+	SEC("raw_tp/sched_wakeup_new")                                   \
+	int BPF_PROG(wakeup_new_raw, struct task_struct *p)              \
+	{                                                                \
+		woken(p, false);                                         \
+		return 0;                                                \
+	}                                                                \
+	SEC("raw_tp/sched_switch")                                       \
 	int BPF_PROG(switch_raw, bool preempt, struct task_struct *prev, \
-		     struct task_struct *next)                         \
-	{                                                              \
-		switched(ctx, prev, next, false);                      \
-		return 0;                                              \
+		     struct task_struct *next)                           \
+	{                                                                \
+		switched(ctx, prev, next, false);                        \
+		return 0;                                                \
 	}
 
 #endif /* BPFKIT_RUNQ_BPF_H */

@@ -6,6 +6,7 @@
 #ifndef BPFKIT_RUNQ_H
 #define BPFKIT_RUNQ_H
 
-#define BPFKIT_RUNQ_SLOTS 65536 /* slots for queued threads, by tid modulo this */
+#define BPFKIT_RUNQ_SLOTS \
+	65536 /* slots for queued threads, by tid modulo this */
 
 #endif /* BPFKIT_RUNQ_H */

@@ -8,6 +8,7 @@
 bats_require_minimum_version 1.5.0
 load ../integration/helpers
 load ../integration/burst
+load ../integration/reclaim
 load helpers
 
 @test "runqslower: a niced spinner waits over 5 ms for the one sharing its CPU" {
@@ -20,4 +21,18 @@ load helpers
 		map(select(.type == null)) | length > 0 and
 		all(.pid == $a and .wait_ns >= 5000000) and
 		any(.prev_pid == $b and .prev_comm == "burst")'
+}
+
+@test "drsnoop: a hog over its cgroup's memory.max reclaims before its OOM kill" {
+	local comm
+	comm=$(unique_comm)
+	limited_cgroup max
+	launch drsnoop -j -c "$comm"
+	memcg_hog "$comm"
+	stop_tool
+	[ "$TOOL_STATUS" = 0 ]
+	check_out --argjson p "$HOG" --arg c "$comm" '
+		map(select(.type == null)) | length > 0 and
+		all(.pid == $p and .tid == $p and .comm == $c and
+		    .kind == "memcg" and .latency_ns > 0)'
 }
