@@ -71,7 +71,8 @@ end(struct trace_event_raw_mm_vmscan_direct_reclaim_end_template *ctx)
 }
 
 SEC("tracepoint/vmscan/mm_vmscan_direct_reclaim_begin")
-int direct_begin(struct trace_event_raw_mm_vmscan_direct_reclaim_begin_template *ctx)
+int direct_begin(
+	struct trace_event_raw_mm_vmscan_direct_reclaim_begin_template *ctx)
 {
 	return begin(ctx, DRSNOOP_GLOBAL);
 }
@@ -83,7 +84,8 @@ int direct_end(struct trace_event_raw_mm_vmscan_direct_reclaim_end_template *ctx
 }
 
 SEC("tracepoint/vmscan/mm_vmscan_memcg_reclaim_begin")
-int memcg_begin(struct trace_event_raw_mm_vmscan_direct_reclaim_begin_template *ctx)
+int memcg_begin(
+	struct trace_event_raw_mm_vmscan_direct_reclaim_begin_template *ctx)
 {
 	return begin(ctx, DRSNOOP_MEMCG);
 }

@@ -31,11 +31,14 @@ static const struct bpfkit_tool tool = {
 	       "  drsnoop -p 181 -T         # process 181's, with times\n"
 	       "  drsnoop --cgroup /sys/fs/cgroup/db -j  # a cgroup's, as JSON Lines\n",
 	.options = BPFKIT_OPT_EVENTS,
-	.tracepoints = (const struct bpfkit_tracepoint[]){
-		{ "vmscan", "mm_vmscan_direct_reclaim_begin", "Linux 2.6.36+" },
-		{ "vmscan", "mm_vmscan_direct_reclaim_end", "Linux 2.6.36+" },
-		{},
-	},
+	.tracepoints =
+		(const struct bpfkit_tracepoint[]){
+			{ "vmscan", "mm_vmscan_direct_reclaim_begin",
+			  "Linux 2.6.36+" },
+			{ "vmscan", "mm_vmscan_direct_reclaim_end",
+			  "Linux 2.6.36+" },
+			{},
+		},
 };
 
 static const char *kind_name(__u32 kind)
@@ -64,8 +67,9 @@ static enum bpfkit_verdict print_event(void *ctx, const void *data, size_t size)
 	bpfkit_print_time(&e->rec);
 	bpfkit_print_task(e->pid, e->comm);
 	printf("%-*u %*.3f %*llu %*d %s\n", TID_W, e->tid, LAT_W,
-	       e->latency_ns / 1e6, PAGES_W, (unsigned long long)e->nr_reclaimed,
-	       ORDER_W, e->order, kind_name(e->kind));
+	       e->latency_ns / 1e6, PAGES_W,
+	       (unsigned long long)e->nr_reclaimed, ORDER_W, e->order,
+	       kind_name(e->kind));
 	return BPFKIT_SHOWN;
 }
 
@@ -85,8 +89,10 @@ int main(int argc, char **argv)
 		return bpfkit_open_failed();
 
 	/* A kernel without memory cgroups (CONFIG_MEMCG) has no memcg reclaim. */
-	memcg = bpfkit_tracepoint_exists("vmscan", "mm_vmscan_memcg_reclaim_begin") &&
-		bpfkit_tracepoint_exists("vmscan", "mm_vmscan_memcg_reclaim_end");
+	memcg = bpfkit_tracepoint_exists("vmscan",
+					 "mm_vmscan_memcg_reclaim_begin") &&
+		bpfkit_tracepoint_exists("vmscan",
+					 "mm_vmscan_memcg_reclaim_end");
 	bpf_program__set_autoload(skel->progs.memcg_begin, memcg);
 	bpf_program__set_autoload(skel->progs.memcg_end, memcg);
 

@@ -9,6 +9,7 @@ bats_require_minimum_version 1.5.0
 load ../integration/helpers
 load ../integration/burst
 load ../integration/reclaim
+load ../integration/futex
 load helpers
 
 @test "runqslower: a niced spinner waits over 5 ms for the one sharing its CPU" {
@@ -35,4 +36,13 @@ load helpers
 		map(select(.type == null)) | length > 0 and
 		all(.pid == $p and .tid == $p and .comm == $c and
 		    .kind == "memcg" and .latency_ns > 0)'
+}
+
+@test "futexctn: 10 waits of 24 ms on a pthread mutex, at its address, 16-32 ms" {
+	# 24 ms: the middle of its bucket, as a guest's waiter may come late.
+	mutex_held 10 24 futexctn -j
+	check_out --arg l "$LOCK" --argjson p "$PID" '
+		map(select(.lock == $l)) | length == 1 and
+		(.[0] | .pid == $p and .count >= 8 and .count <= 10 and
+		 ([.buckets[] | select(.min == 16384) | .count] | add) >= .count * 0.7)'
 }
