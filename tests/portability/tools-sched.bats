@@ -46,3 +46,14 @@ load helpers
 		(.[0] | .pid == $p and .count >= 8 and .count <= 10 and
 		 ([.buckets[] | select(.min == 16384) | .count] | add) >= .count * 0.7)'
 }
+
+@test "runqlen: three spinners on CPU 1 leave two waiting there" {
+	BURST_ARGS=(1000 0)
+	burst A taskset -c 1
+	burst B taskset -c 1
+	burst C taskset -c 1
+	launch runqlen -C -j -F 99
+	go
+	check_out 'map(select(.cpu == 1)) | length == 1 and
+		([.[0].buckets[] | select(.min >= 2) | .count] | add) >= 50'
+}

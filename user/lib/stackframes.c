@@ -29,8 +29,8 @@ int bpfkit_stack_frames(int stacks_fd, struct bpfkit_syms *syms, pid_t pid,
 	for (depth = 0; depth < BPFKIT_STACK_DEPTH && st.ips[depth]; depth++)
 		;
 	if (!user)
-		while (skip < depth &&
-		       bpfkit_tracing_frame(bpfkit_syms_kernel(syms, st.ips[skip])))
+		while (skip < depth && bpfkit_tracing_frame(bpfkit_syms_kernel(
+					       syms, st.ips[skip])))
 			skip++;
 	for (; skip < depth; skip++)
 		frames[n++] = user ? bpfkit_syms_user(syms, pid, st.ips[skip]) :
