@@ -4,16 +4,13 @@
  * (pthread mutexes, condition variables, ...), as a histogram per
  * process, lock address and user stack.
  */
-#include <errno.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include "cli.h"
 #include "diag.h"
 #include "histogram.h"
 #include "output.h"
 #include "setup.h"
 #include "stackframes.h"
-#include "symbols.h"
 #include "futexctn.h"
 #include "futexctn.skel.h"
 
@@ -23,12 +20,6 @@ static struct {
 	__u64 lock; /* --lock; 0: every futex */
 } env;
 
-/* What the report symbolizes with: the stack map, the symbolizer. */
-static struct {
-	int stacks_fd;
-	struct bpfkit_syms *syms;
-} report;
-
 static const struct argp_option options[] = {
 	{ "lock", OPT_LOCK, "ADDR", 0,
 	  "Trace the futex at this user address only (hex, 0x...)", 0 },
@@ -37,17 +28,9 @@ static const struct argp_option options[] = {
 
 static error_t parse_arg(int key, char *arg, struct argp_state *state)
 {
-	char *end;
-
 	if (key != OPT_LOCK)
 		return ARGP_ERR_UNKNOWN;
-	errno = 0;
-	env.lock = strtoull(arg, &end, 16);
-	if (errno || end == arg || *end || !env.lock)
-		return bpfkit_usage_error(
-			"invalid --lock '%s': expected a non-zero hex address (0x7f00...)",
-			arg);
-	return 0;
+	return bpfkit_parse_addr("--lock", arg, &env.lock);
 }
 
 static const struct bpfkit_tool tool = {
@@ -74,24 +57,19 @@ static const struct bpfkit_tool tool = {
 static int key_frames(const struct futexctn_key *key,
 		      const struct bpfkit_frame **frames)
 {
-	bpfkit_syms_add_pid(report.syms, key->pid);
-	return bpfkit_stack_frames(report.stacks_fd, report.syms, key->pid,
-				   key->user_stack, true, frames);
+	return bpfkit_key_stack(key->pid, key->user_stack, true, frames);
 }
 
 static void print_key(FILE *f, const void *k, const struct bpfkit_hist *h)
 {
 	const struct bpfkit_frame *frames[BPFKIT_STACK_DEPTH];
 	const struct futexctn_key *key = k;
-	int i, n = key_frames(key, frames);
+	int n = key_frames(key, frames);
 
 	fprintf(f, "pid = %u ", key->pid);
 	bpfkit_col_escape(f, h->name, sizeof(h->name), false);
 	fprintf(f, " lock = 0x%llx", (unsigned long long)key->lock);
-	if (key->user_stack == BPFKIT_STACK_LOST)
-		fprintf(f, "\n    [stack lost: the stack map was full]");
-	for (i = 0; i < n; i++)
-		fprintf(f, "\n    %s", frames[i]->label);
+	bpfkit_stack_print(f, frames, n, key->user_stack == BPFKIT_STACK_LOST);
 }
 
 static void json_key(struct bpfkit_json *j, const void *k,
@@ -99,18 +77,14 @@ static void json_key(struct bpfkit_json *j, const void *k,
 {
 	const struct bpfkit_frame *frames[BPFKIT_STACK_DEPTH];
 	const struct futexctn_key *key = k;
-	int i, n = key_frames(key, frames);
+	int n = key_frames(key, frames);
 	char lock[24];
 
 	snprintf(lock, sizeof(lock), "0x%llx", (unsigned long long)key->lock);
 	bpfkit_json_uint(j, "pid", key->pid);
 	bpfkit_json_str(j, "comm", h->name, sizeof(h->name));
 	bpfkit_json_str(j, "lock", lock, sizeof(lock));
-	bpfkit_json_bool(j, "stack_lost", key->user_stack == BPFKIT_STACK_LOST);
-	bpfkit_json_array_begin(j, "stack");
-	for (i = 0; i < n; i++)
-		bpfkit_json_str(j, NULL, frames[i]->label, 256);
-	bpfkit_json_array_end(j);
+	bpfkit_stack_json(j, frames, n, key->user_stack == BPFKIT_STACK_LOST);
 }
 
 static const struct bpfkit_hist_keys keys = {
@@ -123,38 +97,28 @@ static const struct bpfkit_hist_keys keys = {
 
 int main(int argc, char **argv)
 {
-	const struct bpfkit_syms_opts syms_opts = {};
 	struct futexctn_bpf *skel = NULL;
 	int err;
 
 	/* Parse options; check privileges, tracefs and kernel BTF. */
 	bpfkit_setup(&tool, argc, argv);
 
-	report.syms = bpfkit_syms_new(&syms_opts);
-	if (!report.syms) {
-		bpfkit_error("out of memory for the symbolizer");
-		return bpfkit_exit_code(-ENOMEM);
-	}
-
 	/* Open the BPF object. */
 	skel = futexctn_bpf__open_opts(bpfkit_open_opts());
-	if (!skel) {
-		bpfkit_syms_free(report.syms);
+	if (!skel)
 		return bpfkit_open_failed();
-	}
 	skel->rodata->target_lock = env.lock;
 
 	/* Load and verify. */
 	err = bpfkit_load(skel->skeleton);
 	if (err)
 		goto cleanup;
-	report.stacks_fd = bpf_map__fd(skel->maps.bpfkit_stacks);
 
 	/* Attach to the futex syscalls; report every interval until COUNT. */
-	err = bpfkit_hist_run(skel->skeleton, skel->maps.futexctn_hists, &keys);
+	err = bpfkit_stack_hist_run(skel->skeleton, skel->maps.futexctn_hists,
+				    &keys);
 
 cleanup:
 	futexctn_bpf__destroy(skel);
-	bpfkit_syms_free(report.syms);
 	return bpfkit_exit_code(err);
 }

@@ -32,8 +32,8 @@ static struct {
 
 static const struct argp_option options[] = {
 	{ "cpus", 'C', NULL, 0, "One histogram per CPU", 0 },
-	{ "frequency", 'F', "HZ", 0, "Sample each CPU HZ times a second (default 99)",
-	  0 },
+	{ "frequency", 'F', "HZ", 0,
+	  "Sample each CPU HZ times a second (default 99)", 0 },
 	{ "time", 'T', NULL, 0, "Print the time before each interval", 0 },
 	{},
 };

@@ -10,7 +10,11 @@ load ../integration/helpers
 load ../integration/burst
 load ../integration/reclaim
 load ../integration/futex
+load ../integration/klock
 load helpers
+
+# lock:contention_begin and _end came in Linux 5.19.
+REFUSALS["5.10 klockstat"]="lock:contention_begin|5.19"
 
 @test "runqslower: a niced spinner waits over 5 ms for the one sharing its CPU" {
 	BURST_ARGS=(1000 0)
@@ -56,4 +60,14 @@ load helpers
 	go
 	check_out 'map(select(.cpu == 1)) | length == 1 and
 		([.[0].buckets[] | select(.min >= 2) | .count] | add) >= 50'
+}
+
+@test "klockstat: renames in one directory wait for a lock under do_renameat2 (5.10: refused)" {
+	if refused klockstat; then
+		refusal klockstat
+		return
+	fi
+	renamed klockstat -j
+	check_out 'any(.count > 0 and (.stack | index("do_renameat2")) and
+		(.kind | test("^(rwsem|rwlock-rt):W$")))'
 }
