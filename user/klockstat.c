@@ -58,11 +58,12 @@ static const struct bpfkit_tool tool = {
 		   BPFKIT_OPT_METRICS,
 	.own_options = options,
 	.own_parser = parse_arg,
-	.tracepoints = (const struct bpfkit_tracepoint[]){
-		{ "lock", "contention_begin", "Linux 5.19+" },
-		{ "lock", "contention_end", "Linux 5.19+" },
-		{},
-	},
+	.tracepoints =
+		(const struct bpfkit_tracepoint[]){
+			{ "lock", "contention_begin", "Linux 5.19+" },
+			{ "lock", "contention_end", "Linux 5.19+" },
+			{},
+		},
 };
 
 /* The kind of lock a contention's flags say, as perf lock contention names it. */
@@ -136,8 +137,7 @@ static void json_key(struct bpfkit_json *j, const void *k,
 	bpfkit_json_str(j, "kind", kind, 16);
 	if (lock_name(sym))
 		bpfkit_json_str(j, "name", lock_name(sym), 256);
-	bpfkit_stack_json(j, frames, n,
-			  key->kernel_stack == BPFKIT_STACK_LOST);
+	bpfkit_stack_json(j, frames, n, key->kernel_stack == BPFKIT_STACK_LOST);
 }
 
 static const struct bpfkit_hist_keys keys = {

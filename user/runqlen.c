@@ -13,6 +13,7 @@
 #include "diag.h"
 #include "histogram.h"
 #include "kernel.h"
+#include "metrics.h"
 #include "output.h"
 #include "run.h"
 #include "sampling.h"
@@ -64,6 +65,8 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	return ARGP_ERR_UNKNOWN;
 }
 
+static int fill_metrics(struct bpfkit_metrics *m, void *ctx);
+
 static const struct bpfkit_tool tool = {
 	.name = "runqlen",
 	.doc = "Summarize run queue length (tasks waiting besides the running one) as a\n"
@@ -74,9 +77,10 @@ static const struct bpfkit_tool tool = {
 	       "  runqlen -C 1 5       # per CPU, every second, 5 times\n"
 	       "  runqlen -F 999 -j 10 # 999 samples a second per CPU, JSON every 10 s\n",
 	.args_doc = "[INTERVAL [COUNT]]",
-	.options = BPFKIT_OPT_JSON,
+	.options = BPFKIT_OPT_JSON | BPFKIT_OPT_METRICS,
 	.own_options = options,
 	.own_parser = parse_arg,
+	.metrics = fill_metrics,
 };
 
 /* One bucket per length. */
@@ -154,6 +158,34 @@ static int report(void *ctx)
 	if (env.count && rep.intervals >= env.count)
 		return 1;
 	return bpfkit_output_flush();
+}
+
+/* A scrape: every CPU's samples since start, by length (the last: or more). */
+static int fill_metrics(struct bpfkit_metrics *m, void *ctx)
+{
+	char cpu_s[16], len_s[16];
+	int cpu, i, err;
+
+	err = bpfkit_metrics_family(
+		m, "bpfkit_runqlen_samples_total", BPFKIT_COUNTER,
+		"Timer samples of each CPU's run queue, by its length (tasks waiting)");
+	if (err || bpf_map_lookup_elem(rep.fd, &(__u32){ 0 }, rep.now))
+		return err ?: -errno;
+	for (cpu = 0; cpu < rep.ncpus; cpu++) {
+		snprintf(cpu_s, sizeof(cpu_s), "%d", cpu);
+		for (i = 0; i < BPFKIT_HIST_SLOTS && !err; i++) {
+			if (!rep.now[cpu].slots[i])
+				continue;
+			snprintf(len_s, sizeof(len_s), "%d%s", i,
+				 i == RUNQLEN_MAX ? "+" : "");
+			err = bpfkit_metrics_add(
+				m,
+				(const char *[]){ "cpu", cpu_s, "length", len_s,
+						  NULL },
+				rep.now[cpu].slots[i]);
+		}
+	}
+	return err;
 }
 
 int main(int argc, char **argv)

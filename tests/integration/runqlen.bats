@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # runqlen: three CPU-bound helpers pinned to CPU 1 for a second keep two
 # of them waiting there at nearly every sample; each CPU is sampled F
-# times a second, idle or not; -C, -T, intervals, text; bad input.
+# times a second, idle or not; -C, -T, intervals, text, --metrics; bad
+# input.
 
 bats_require_minimum_version 1.5.0
 load helpers
@@ -49,6 +50,25 @@ setup() {
 	[ "$(grep -Ec '^ +runqlen +: count +distribution$' <<<"$output")" = 2 ]
 	grep -Eq '^ +0 -> 0 +: [0-9]+ ' <<<"$output"
 	grep -Eq '^count [0-9]+ avg [0-9.]+ p99 [0-9.]+$' <<<"$output"
+}
+
+@test "runqlen: --metrics counts every CPU's samples by length" {
+	local port
+	port=$(free_port)
+	start_tool runqlen --metrics "127.0.0.1:$port" -F 50
+	sleep 1
+	scrape "$port" >"$BATS_TEST_TMPDIR/prom"
+	stop_tool
+	[ "$TOOL_STATUS" = 0 ]
+	[ ! -s "$OUT" ]
+	grep -qx '# TYPE bpfkit_runqlen_samples_total counter' "$BATS_TEST_TMPDIR/prom"
+	# Each online CPU sampled, at some length, about 50 times a second.
+	for ((cpu = 0; cpu < $(nproc); cpu++)); do
+		n=$(awk -v c="cpu=\"$cpu\"" 'index($1, "bpfkit_runqlen_samples_total{") == 1 && index($1, c) { s += $2 } END { print s + 0 }' \
+			"$BATS_TEST_TMPDIR/prom")
+		echo "# cpu $cpu: $n samples" >&3
+		[ "$n" -ge 25 ]
+	done
 }
 
 @test "runqlen: bad input exits 2 with one line and no output" {
