@@ -9,6 +9,7 @@
 # and let the helper exit.
 mutex_held() {
 	local out=$BATS_TEST_TMPDIR/mutex-hold a args=()
+	: >"$out" # now: a call before left its pid there
 	"$HELPERS/mutex-hold" "$1" "$2" >"$out" &
 	JOBS+=" $!"
 	wait_for "$out" '^0x[0-9a-f]+$' 5

@@ -14,6 +14,13 @@ setup() {
 	JOBS=
 }
 
+# A failed test's helper, stopped or running, goes too: bats waits for it.
+eval "helpers_$(declare -f teardown)"
+teardown() {
+	helpers_teardown
+	[ -z "$JOBS" ] || kill -KILL $JOBS 2>/dev/null || true
+}
+
 @test "futexctn: 20 waits of 12 ms on one mutex, at its address, in the 8-16 ms bucket" {
 	mutex_held 20 12 futexctn -j
 	jq -c --arg l "$LOCK" 'select(.lock == $l)' "$OUT" >"$BATS_TEST_TMPDIR/lock"

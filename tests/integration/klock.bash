@@ -7,6 +7,7 @@
 renamed() {
 	local out=$BATS_TEST_TMPDIR/rename-storm
 	mkdir -p "$BATS_TEST_TMPDIR/dir"
+	: >"$out" # now: a call before left its pid there
 	"$HELPERS/rename-storm" "$BATS_TEST_TMPDIR/dir" 8 1000 >"$out" &
 	JOBS+=" $!"
 	wait_for "$out" '^[0-9]+$' 5

@@ -14,6 +14,13 @@ setup() {
 	JOBS=
 }
 
+# A failed test's helper, stopped or running, goes too: bats waits for it.
+eval "helpers_$(declare -f teardown)"
+teardown() {
+	helpers_teardown
+	[ -z "$JOBS" ] || kill -KILL $JOBS 2>/dev/null || true
+}
+
 # the_rwsem: the lock of the most waits through down_write in a rename.
 the_rwsem() {
 	jq -s 'map(select(.kind == "rwsem:W" and

@@ -48,15 +48,15 @@ setup() {
 	go
 	[ "$(jq -s 'map(select(.type == null)) | length' "$OUT")" = 0 ]
 
-	burst A chrt -f 10
-	start_tool runqslower -j -p "$A" 0
+	burst B chrt -f 10
+	start_tool runqslower -j -p "$B" 0
 	go
-	jq -es --argjson a "$A" 'map(select(.type == null)) |
-		all(.pid == $a and .tid == $a and .comm == "burst")' "$OUT"
+	jq -es --argjson b "$B" 'map(select(.type == null)) |
+		all(.pid == $b and .tid == $b and .comm == "burst")' "$OUT"
 	n=$(jq -s 'map(select(.type == null)) | length' "$OUT")
 	[ "$n" -ge 100 ]
 	ns=$(jq -s 'map(select(.type == null) | .wait_ns) | add' "$OUT")
-	sched_near A 2 "A's waits" "$n" "$ns" 2
+	sched_near B 2 "B's waits" "$n" "$ns" 2
 }
 
 @test "runqslower: text columns name the waiter and the task it preempted" {
