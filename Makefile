@@ -69,7 +69,7 @@ LDLIBS := $(shell $(PKG_CONFIG) --static --libs libbpf libelf 2>/dev/null || \
 endif
 # Tools that symbolize stacks (user/lib/symbols.c) link elfutils' libdw
 # too, and libstdc++ for its C++ demangler (__cxa_demangle).
-DW_TOOLS := profile offcputime wakeuptime memleak
+DW_TOOLS := profile offcputime wakeuptime memleak futexctn klockstat
 DW_LDLIBS := $(shell $(PKG_CONFIG) $(if $(filter 1,$(STATIC)),--static) \
 	--libs libdw 2>/dev/null || echo -ldw) -lstdc++
 ifeq ($(SANITIZE),1)

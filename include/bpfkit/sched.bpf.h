@@ -11,6 +11,7 @@
 #define BPFKIT_SCHED_BPF_H
 
 #include "vmlinux.h"
+#include <bpf/bpf_core_read.h>
 #include "bpfkit/core_fixes.bpf.h"
 #include "bpfkit/sched.h"
 
@@ -32,6 +33,20 @@ static __always_inline int bpfkit_task_state_index(unsigned int state)
 		if (report & (1U << (i - 1)))
 			return i;
 	return 0;
+}
+
+/*
+ * The run queue of the CPU task T is on (or last ran on): the rq of its
+ * CFS run queue (sched_entity.cfs_rq, its group's or the root's; every
+ * one points to its CPU's rq). NULL on a kernel without group scheduling
+ * (CONFIG_FAIR_GROUP_SCHED), whose tasks keep no cfs_rq (every Debian
+ * kernel has it).
+ */
+static __always_inline struct rq *bpfkit_task_rq(struct task_struct *t)
+{
+	if (!bpf_core_field_exists(t->se.cfs_rq))
+		return NULL;
+	return BPF_CORE_READ(t, se.cfs_rq, rq);
 }
 
 #endif /* BPFKIT_SCHED_BPF_H */

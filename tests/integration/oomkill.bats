@@ -6,35 +6,11 @@
 
 bats_require_minimum_version 1.5.0
 load helpers
+load reclaim
 
 setup() {
 	require_root
-	make_memory_cgroup
-}
-
-# make_memory_cgroup: a new cgroup CG limited to 32 MiB (no swap), under
-# whichever hierarchy holds the memory controller: cgroup v2 when its
-# cgroup.controllers lists memory, else v1's memory hierarchy.
-make_memory_cgroup() {
-	local v2 v1
-	v2=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/mounts)
-	v1=$(awk '$3 == "cgroup" && $4 ~ /(^|,)memory(,|$)/ { print $2; exit }' /proc/mounts)
-	if [ -n "$v2" ] && grep -qw memory "$v2/cgroup.controllers" 2>/dev/null; then
-		grep -qw memory "$v2/cgroup.subtree_control" ||
-			echo +memory >"$v2/cgroup.subtree_control"
-		CG=$v2/bpfkit-oom-$$-$BATS_TEST_NUMBER
-		mkdir "$CG"
-		echo 32M >"$CG/memory.max"
-		[ ! -e "$CG/memory.swap.max" ] || echo 0 >"$CG/memory.swap.max"
-	elif [ -n "$v1" ]; then
-		CG=$v1/bpfkit-oom-$$-$BATS_TEST_NUMBER
-		mkdir "$CG"
-		echo 32M >"$CG/memory.limit_in_bytes"
-		[ ! -e "$CG/memory.memsw.limit_in_bytes" ] ||
-			echo 32M >"$CG/memory.memsw.limit_in_bytes"
-	else
-		skip "no cgroup hierarchy with the memory controller in /proc/mounts"
-	fi
+	limited_cgroup max
 }
 
 teardown() {

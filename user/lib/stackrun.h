@@ -17,24 +17,8 @@
 
 #include <bpf/libbpf.h>
 #include "bpfkit/stacks.h"
+#include "sampling.h"
 #include "stacks.h"
-
-/*
- * A perf_event program PROG sampling every online CPU HZ times a second:
- * on CPU cycles where a PMU counts them, on the cpu-clock timer otherwise
- * (EVENT says which). A rate above the kernel's limit is named with it.
- */
-struct bpfkit_sampling {
-	struct bpf_link **links; /* one per CPU, NULL for offline ones */
-	int ncpus;
-	const char *event; /* "cycles" or "cpu-clock" */
-};
-
-int bpfkit_attach_sampling(struct bpf_program *prog, unsigned long hz,
-			   struct bpfkit_sampling *out);
-
-/* Stop sampling (before the counts are read); again, a no-op. */
-void bpfkit_detach_sampling(struct bpfkit_sampling *s);
 
 /*
  * bpfkit_run() for a stack tool, which owns its programs' attachment: a

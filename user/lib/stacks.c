@@ -12,6 +12,7 @@
 #include <bpf/bpf.h>
 #include "diag.h"
 #include "output.h"
+#include "stackframes.h"
 #include "stacks.h"
 #include "symbols.h"
 
@@ -150,20 +151,6 @@ static void put_folded_name(FILE *f, const char *s)
 	bpfkit_col_escape(f, buf, len, false);
 }
 
-/* The frames of a BPF program run from a tracepoint, innermost first. */
-static bool is_tracing_frame(const struct bpfkit_frame *f)
-{
-	static const char *const prefixes[] = { "bpf_prog_", "bpf_trace_run",
-						"__traceiter_",
-						"__bpf_trace_" };
-	size_t i;
-
-	for (i = 0; f->name && i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
-		if (!strncmp(f->name, prefixes[i], strlen(prefixes[i])))
-			return true;
-	return false;
-}
-
 /* Whether F is where a thread's user stack starts: main, _start, libc's. */
 static bool is_stack_root(const struct bpfkit_frame *f)
 {
@@ -246,7 +233,7 @@ static void add_stack(struct bpfkit_stacks *r, struct row *row, __u64 id,
 	/* A kernel stack taken in a tracepoint ends in the tracing itself. */
 	for (skip = 0;
 	     !user && skip < depth &&
-	     is_tracing_frame(bpfkit_syms_kernel(r->syms, st.ips[skip]));
+	     bpfkit_tracing_frame(bpfkit_syms_kernel(r->syms, st.ips[skip]));
 	     skip++)
 		;
 	for (i = depth - 1; i >= skip; i--) {
