@@ -51,7 +51,8 @@ chown_both() {
 	stop_tool
 	[ "$TOOL_STATUS" = 0 ]
 	jq -es --argjson a "$ALLOWED" --argjson d "$DENIED" '
-		map(select(.type == null and .cap == 0)) |
+		map(select(.type == null and .cap == 0) |
+			del(.cgroup_id, .mntns, .pidns, .pidns_pid)) |
 		map(select(.pid == $a)) == [{pid: $a, tid: $a, uid: 0,
 			comm: "chown", cap: 0, name: "CAP_CHOWN", ret: 0,
 			verdict: "allow"}] and
