@@ -117,7 +117,7 @@ def summarize:
 		| map(. as $runs
 			| {key: .[0].variant, value: (
 				[$runs[] | keys[]] | unique
-				- ["test", "variant", "rep"]
+				- ["test", "variant", "rep", "tool"]
 				| map(. as $k
 					| {key: $k,
 					   value: ([$runs[] | .[$k]] | stats)})
