@@ -121,7 +121,7 @@ def row: "| " + join(" | ") + " |";
 		| (if $l[$k] then [$l, "libbpf-tools"] else [$f, "floor"] end) as [$c, $cname]
 		| ["\($tool): \(if $k == "added" then "ns added" else "BPF ns" end) per event, counterpart: \($cname)",
 		   ($b[$k] | med(0)), ($c[$k] | med(0)), over($b[$k]; $c[$k]),
-		   "CPU added per event \($b.added | med(0)) ns, \(over($b.added; $c.added)) the \($cname)'s (\($c.added | med(0)) ns); target \(if $cname == "floor" then "1.2x" else "1x" end) (floor: one per-CPU increment on the tool's tracepoints)"]
+		   "CPU added per event \($b.added | med(0)) ns, \(over($b.added; $c.added)) \(if $cname == "floor" then "the floor's" else "libbpf-tools'" end) (\($c.added | med(0)) ns); target \(if $cname == "floor" then "1.2x" else "1x" end) (floor: one per-CPU increment on the tool's tracepoints)"]
 		| row
 	),
 	(
