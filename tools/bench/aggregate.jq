@@ -74,15 +74,40 @@ def startup_ratios($rep; $f):
 		else . end
 	else . end;
 
-# Each sample next to the baseline runs of its own repetition.
+# A sample's variant without its tool (the tools row's are TOOL:VARIANT).
+def kind: if .tool then .variant | split(":")[1] else .variant end;
+
+# The tools row: what the tracer adds per event, and its BPF programs' run
+# time per event, against the floor's on the same tracepoints and against
+# libbpf-tools' counterpart's, from the repetition's samples ($rep, their
+# added costs already taken); the tracer's own CPU per event.
+def tool_ratios($rep):
+	if .test == "tools" then
+		($rep | map(select(kind == "floor"))[0]) as $f
+		| ($rep | map(select(kind == "libbpf-tools"))[0]) as $p
+		| if .tracer_ns then .tracer_ns_per_event = .tracer_ns / .calls
+		else . end
+		| if kind == "bpfkit" or kind == "libbpf-tools" then
+			.vs_floor = ratio(.added; $f.added)
+			| .bpf_vs_floor = ratio(.bpf_ns_per_call; $f.bpf_ns_per_call)
+		else . end
+		| if kind == "bpfkit" then
+			.vs_peer = ratio(.added; $p.added)
+			| .bpf_vs_peer = ratio(.bpf_ns_per_call; $p.bpf_ns_per_call)
+		else . end
+	else . end;
+
+# Each sample next to the baseline runs of its own repetition (and, in the
+# tools row, of its own tool).
 def with_ratios:
 	map(own)
-	| group_by([.test, .rep])
+	| group_by([.test, .rep, .tool // ""])
 	| map(. as $rep
-		| map(select(.variant == "untraced"))[0] as $u
-		| map(select(.variant == "stock"))[0] as $s
-		| map(select(.variant == "floor"))[0] as $f
-		| map(against($u; $s; $rep) | startup_ratios($rep; $f)))
+		| map(select(kind == "untraced"))[0] as $u
+		| map(select(kind == "stock"))[0] as $s
+		| map(select(kind == "floor"))[0] as $f
+		| map(against($u; $s; $rep) | startup_ratios($rep; $f))
+		| . as $done | map(tool_ratios($done)))
 	| flatten;
 
 # {test: {variant: {key: stats, reps: n}}}
@@ -92,7 +117,7 @@ def summarize:
 		| map(. as $runs
 			| {key: .[0].variant, value: (
 				[$runs[] | keys[]] | unique
-				- ["test", "variant", "rep"]
+				- ["test", "variant", "rep", "tool"]
 				| map(. as $k
 					| {key: $k,
 					   value: ([$runs[] | .[$k]] | stats)})
@@ -125,6 +150,8 @@ def summarize:
 		 switch_storm_passes: ($switches * 2), io_storm_reads: $ios,
 		 scrape_series: $series, scrapes: $scrapes,
 		 conn_storm_sessions: $conns, profile_spins: $spins,
+		 tool_events: $tool_events, tool_files: $tool_files,
+		 tool_ios: $tool_ios, tools_row: $tools_row,
 		 bpftrace: $bpftrace, libbpf_tools: $libbpf_tools,
 		 bpftrace_execsnoop: $bt_exec, bpftrace_syscount: $bt_syscount},
 	results: $results,

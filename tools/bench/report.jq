@@ -305,6 +305,38 @@ def yes($ok): if $ok then "met" else "**not met**" end;
 	+ (if $l == null or $u == null or $u == 0 then "not measured"
 	   else "\($l / $u | num(3))x, \(yes($l / $u <= 0.1))" end) + "."),
 	""),
+	(select($r.tools) | $r.tools as $t
+	| "### Tools: each tool's tracepoints driven by a workload",
+	"",
+	"Per event: reads and writes of a tmpfs file (rw: \($p.tool_events) a run),",
+	"fsyncs (\($p.tool_events)), files created and unlinked on tmpfs (create:",
+	"\($p.tool_files)), O_DIRECT 4 KiB reads of a loop device (io: \($p.tool_ios)),",
+	"buffered 4 KiB reads of it dropped from the page cache (cache: \($p.tool_ios)),",
+	"listens (\($p.tool_files)), loopback TCP messages (tcp: \($p.tool_events)).",
+	"ns added: the workload's CPU per event above the untraced run's; the",
+	"floor (tests/progs/tpfloor) is one per-CPU counter increment on the",
+	"tracepoints the tool attached. BPF: the programs' own run time per",
+	"event (BENCH_BPF_STATS=1). Ratios: median of the per-repetition ratios",
+	"(min–max); an added cost within the noise can come out negative.",
+	"Target: at most libbpf-tools' where it attaches here, else 1.2x the floor.",
+	"",
+	"| tool | workload | untraced ns | floor ns added | ns added | vs floor | libbpf-tools ns added | vs libbpf-tools | floor BPF ns | BPF ns | BPF vs floor | libbpf-tools BPF ns | BPF vs libbpf-tools | tracer CPU ns | peak RSS |",
+	"|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+	(
+		[$t | keys[] | split(":")[0]] | unique[] as $tool
+		| ($p.tools_row | split("\n") | map(split(" ") | select(.[0] == $tool))[0][1]) as $kind
+		| $t["\($tool):untraced"] as $u | $t["\($tool):floor"] as $f
+		| $t["\($tool):bpfkit"] as $b | $t["\($tool):libbpf-tools"] as $l
+		| [$tool, $kind // "–", ($u.ns_per_call | span(0)),
+		   ($f.added | span(0)), ($b.added | span(0)),
+		   ($b.vs_floor | times(2)), ($l.added | span(0)),
+		   ($b.vs_peer | times(2)), ($f.bpf_ns_per_call | span(0)),
+		   ($b.bpf_ns_per_call | span(0)), ($b.bpf_vs_floor | times(2)),
+		   ($l.bpf_ns_per_call | span(0)), ($b.bpf_vs_peer | times(2)),
+		   ($b.tracer_ns_per_event | span(1)), ($b.rss_kb | rss)]
+		| row
+	),
+	""),
 	"### I/O storm: \($p.io_storm_reads) O_DIRECT reads of 4 KiB from a loop device",
 	"",
 	"CPU of the reading thread: the issue side of each I/O.",

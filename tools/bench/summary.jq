@@ -108,6 +108,23 @@ def row: "| " + join(" | ") + " |";
 		| row
 	),
 	(
+		# The tools row: per tool, its BPF programs' run time per event
+		# (or, without BENCH_BPF_STATS=1, the CPU it adds per event)
+		# against libbpf-tools' counterpart where it attached, else the
+		# floor on the same tracepoints.
+		$r.tools // {} | . as $t
+		| [keys[] | split(":")[0]] | unique[] as $tool
+		| $t["\($tool):bpfkit"] as $b | select($b)
+		| $t["\($tool):floor"] as $f
+		| $t["\($tool):libbpf-tools"] as $l
+		| (if $b.bpf_ns_per_call then "bpf_ns_per_call" else "added" end) as $k
+		| (if $l[$k] then [$l, "libbpf-tools"] else [$f, "floor"] end) as [$c, $cname]
+		| ["\($tool): \(if $k == "added" then "ns added" else "BPF ns" end) per event, counterpart: \($cname)",
+		   ($b[$k] | med(0)), ($c[$k] | med(0)), over($b[$k]; $c[$k]),
+		   "CPU added per event \($b.added | med(0)) ns, \(over($b.added; $c.added)) \(if $cname == "floor" then "the floor's" else "libbpf-tools'" end) (\($c.added | med(0)) ns); target \(if $cname == "floor" then "1.2x" else "1x" end) (floor: one per-CPU increment on the tool's tracepoints)"]
+		| row
+	),
+	(
 		$r.latency // {} | select(.perf or .ring) | . as $l
 		| (["perf", "perf buffer"], ["ring", "`--ringbuf`"])
 		| . as [$v, $name] | $l[$v] | select(.)
