@@ -286,16 +286,9 @@ static int fill_metrics(struct bpfkit_metrics *m, void *ctx)
 			labels[k++] = disk;
 			labels[k++] = "op";
 			labels[k++] = op;
-			if (bpfkit_metrics_label(BPFKIT_LABEL_PID)) {
-				snprintf(pid, sizeof(pid), "%u", w->key.pid);
-				labels[k++] = "pid";
-				labels[k++] = pid;
-			}
-			if (bpfkit_metrics_label(BPFKIT_LABEL_COMM)) {
-				labels[k++] = "comm";
-				labels[k++] = w->val.comm;
-			}
-			labels[k] = NULL;
+			bpfkit_metrics_task_labels(labels, k, "pid", w->key.pid,
+						   w->val.comm, pid,
+						   sizeof(pid));
 			err = bpfkit_metrics_add(m, labels,
 						 f == 0 ? w->val.io :
 						 f == 1 ? w->val.bytes :

@@ -286,16 +286,8 @@ static int fill_metrics(struct bpfkit_metrics *m, void *ctx)
 			labels[k++] = w->v.name;
 			labels[k++] = "type";
 			labels[k++] = type;
-			if (bpfkit_metrics_label(BPFKIT_LABEL_PID)) {
-				snprintf(pid, sizeof(pid), "%u", w->key.pid);
-				labels[k++] = "pid";
-				labels[k++] = pid;
-			}
-			if (bpfkit_metrics_label(BPFKIT_LABEL_COMM)) {
-				labels[k++] = "comm";
-				labels[k++] = w->v.comm;
-			}
-			labels[k] = NULL;
+			bpfkit_metrics_task_labels(labels, k, "pid", w->key.pid,
+						   w->v.comm, pid, sizeof(pid));
 			value = f == 0 ? w->v.reads :
 				f == 1 ? w->v.writes :
 				f == 2 ? w->v.read_bytes :

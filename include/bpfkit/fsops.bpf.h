@@ -22,6 +22,7 @@
 #include "vmlinux.h"
 #include <bpf/bpf_core_read.h>
 #include <bpf/bpf_helpers.h>
+#include "bpfkit/files.bpf.h"
 #include "bpfkit/fsops.h"
 #include "bpfkit/staging.bpf.h"
 
@@ -45,20 +46,6 @@ struct {
 	__type(key, __u32);
 	__type(value, struct bpfkit_fs_call);
 } bpfkit_fs_calls SEC(".maps");
-
-/* The file at FD in the current task's file table; NULL if none. */
-static __always_inline struct file *bpfkit_fd_file(__u32 fd)
-{
-	struct task_struct *t = (void *)bpf_get_current_task();
-	struct fdtable *fdt = BPF_CORE_READ(t, files, fdt);
-	struct file **fds, *f = NULL;
-
-	if (!fdt || fd >= BPF_CORE_READ(fdt, max_fds))
-		return NULL;
-	fds = BPF_CORE_READ(fdt, fd);
-	bpf_probe_read_kernel(&f, sizeof(f), &fds[fd]);
-	return f;
-}
 
 /* Whether TYPE, zero-padded, is one -t names (or -t names none). */
 static __always_inline bool fs_type_wanted(const __u64 *type)

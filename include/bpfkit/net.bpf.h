@@ -18,6 +18,7 @@
 #include <bpf/bpf_helpers.h>
 #include "bpfkit/channel.bpf.h"
 #include "bpfkit/core_fixes.bpf.h"
+#include "bpfkit/files.bpf.h"
 #include "bpfkit/net.h"
 
 #define BPFKIT_IPPROTO_TCP 6
@@ -61,15 +62,9 @@ static __always_inline void bpfkit_sock_flow(const struct sock *sk,
 /* The socket behind FD in the current task, or NULL. */
 static __always_inline struct socket *bpfkit_fd_socket(int fd)
 {
-	struct task_struct *task = (void *)bpf_get_current_task();
-	struct fdtable *fdt = BPF_CORE_READ(task, files, fdt);
-	struct file **fds, *file = NULL;
+	struct file *file = bpfkit_fd_file(fd);
 	struct socket *sock;
 
-	if (fd < 0 || fd >= BPF_CORE_READ(fdt, max_fds))
-		return NULL;
-	fds = BPF_CORE_READ(fdt, fd);
-	bpf_probe_read_kernel(&file, sizeof(file), &fds[fd]);
 	if (!file)
 		return NULL;
 	sock = BPF_CORE_READ(file, private_data);

@@ -18,6 +18,11 @@
  *	io	read PROG's first 4 KiB with O_DIRECT: one block I/O each
  *	stat	stat(2) /dev/null
  *	bind	bind a UDP socket to 127.0.0.1, port 0, and close it
+ *	read	open this program's file (/proc/self/exe), pread(2) one
+ *		byte and close it: two file calls
+ *	sync	sync_file_range(2) of no range on this program's file,
+ *		held open by each thread: a sync call that writes nothing
+ *	life	create a file in /tmp and unlink it: one short-lived file
  *	listen	listen(2) on an unbound TCP socket (the kernel binds it to
  *		a port of its choice) and close it; not in mix
  *	mount	a mount(2) that fails (ENOENT: no target), changing nothing
@@ -165,6 +170,43 @@ static void do_stat(void)
 	struct stat st;
 
 	stat("/dev/null", &st);
+}
+
+static void do_read(void)
+{
+	char c;
+	int fd = open("/proc/self/exe", O_RDONLY);
+
+	if (fd < 0)
+		return;
+	if (pread(fd, &c, 1, 0) < 0)
+		perror("rel-storm: read");
+	close(fd);
+}
+
+static void do_sync(void)
+{
+	static __thread int fd = -1;
+
+	if (fd < 0)
+		fd = open("/proc/self/exe", O_RDONLY);
+	if (sync_file_range(fd, 0, 0, 0))
+		perror("rel-storm: sync_file_range");
+}
+
+static void do_life(void)
+{
+	static __thread unsigned long n;
+	char file[64];
+	int fd;
+
+	snprintf(file, sizeof(file), "/tmp/rel-storm-%d-%d-%lu", getpid(),
+		 gettid(), n++);
+	fd = open(file, O_CREAT | O_WRONLY | O_EXCL, 0600);
+	if (fd < 0)
+		return;
+	close(fd);
+	unlink(file);
 }
 
 static void do_bind(void)
@@ -461,7 +503,8 @@ static const struct {
 	{ "stat", do_stat },	   { "bind", do_bind },
 	{ "mount", do_mount },	   { "connect", do_connect },
 	{ "accept", do_accept },   { "retrans", NULL },
-	{ "listen", do_listen },
+	{ "listen", do_listen },   { "read", do_read },
+	{ "sync", do_sync },	   { "life", do_life },
 	{ "cap", do_cap },
 };
 
@@ -509,7 +552,7 @@ int main(int argc, char **argv)
 	prog = argc > 3 ? argv[3] : NULL;
 	if ((!fn && !retrans) || ((fn == do_exec || fn == do_io) && !prog)) {
 		fprintf(stderr,
-			"usage: rel-storm exec|open|exit|signal|syscall|mix|resolve|readline|import|io|stat|bind|listen|mount|connect|accept|retrans COMM [PROG] <COUNTS\n");
+			"usage: rel-storm exec|open|exit|signal|syscall|mix|resolve|readline|import|io|stat|bind|listen|read|sync|life|mount|connect|accept|retrans COMM [PROG] <COUNTS\n");
 		return 2;
 	}
 

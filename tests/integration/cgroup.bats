@@ -11,7 +11,8 @@ load helpers
 # Every tool with --cgroup, each tested below.
 TOOLS="hello hello-buffer hello-config hello-attach hello-tail hello-map execsnoop exitsnoop opensnoop sigsnoop syscount
 statsnoop bindsnoop mountsnoop gethostlatency bashreadline pyimport cpudist
-tcpconnect tcplife tcpstates tcpaccept tcpconnlat solisten"
+tcpconnect tcplife tcpstates tcpaccept tcpconnlat solisten
+vfsstat syncsnoop filelife filetop fsslower fsdist cachestat"
 # ...or in its own file (a test named "TOOL: --cgroup ...").
 OWN_FILE="runqlat oomkill profile offcputime wakeuptime tcpretrans tcptop bitesize biopattern biotop capable funclatency memleak"
 
@@ -176,6 +177,99 @@ check_storm() {
 	[ "$TOOL_STATUS" = 0 ]
 	grep -Eq "\"pid\":$PID[,}]" "$OUT"
 	refute grep -Eq "\"pid\":($outside|$sibling)[,}]" "$OUT"
+}
+
+# file_in DIR ACTION FILE [ARG...]: in cgroup DIR ("": this one), a
+# tests/helpers/file-trigger of a new unique comm makes ACTION's file
+# calls on FILE at once; its pid is in PID.
+file_in() {
+	touch "$BATS_TEST_TMPDIR/go"
+	in_cgroup "$1" "$HELPERS/file-trigger" "$(unique_comm)" \
+		"$BATS_TEST_TMPDIR/go" "${@:2}" >"$BATS_TEST_TMPDIR/file.pid"
+	PID=$(head -1 "$BATS_TEST_TMPDIR/file.pid")
+}
+
+# check_files TOOL ACTION [ARG...]: TOOL -j --cgroup $PARENT ARG... shows
+# the calls of a file-trigger ACTION run in $PARENT/child, by pid, and
+# none of one in the sibling cgroup or outside (each on a file of its own).
+check_files() {
+	local d=$BATS_TEST_TMPDIR
+	start_tool "$1" -j --cgroup "$PARENT" "${@:3}"
+	file_in "" "$2" "$d/outside" ${ARGS:-}
+	outside=$PID
+	file_in "$SIBLING" "$2" "$d/sibling" ${ARGS:-}
+	sibling=$PID
+	file_in "$PARENT/child" "$2" "$d/inside" ${ARGS:-}
+	wait_for "$OUT" "\"pid\":$PID[,}]" 5
+	stop_tool
+	[ "$TOOL_STATUS" = 0 ]
+	refute grep -Eq "\"pid\":($outside|$sibling)[,}]" "$OUT"
+}
+
+@test "cgroup: syncsnoop traces a child cgroup's sync calls, no sibling's" {
+	check_files syncsnoop sync
+}
+
+@test "cgroup: filelife traces a child cgroup's short-lived files, no sibling's" {
+	ARGS=10 check_files filelife life
+}
+
+@test "cgroup: fsslower -m 0 traces a child cgroup's file calls, no sibling's" {
+	ARGS=3 check_files fsslower vfs -m 0
+}
+
+@test "cgroup: filetop shows a child cgroup's file writes, no sibling's" {
+	ARGS="4096 4" check_files filetop write -i 1
+}
+
+# The calls of one process are counted, not per process: the child's
+# file-trigger makes a few, the sibling's and one outside many more.
+
+@test "cgroup: vfsstat counts a child cgroup's file calls, no sibling's" {
+	local writes
+	start_tool vfsstat -j --cgroup "$PARENT" -i 1
+	file_in "" vfs "$BATS_TEST_TMPDIR/outside" 3000
+	file_in "$SIBLING" vfs "$BATS_TEST_TMPDIR/sibling" 3000
+	file_in "$PARENT/child" vfs "$BATS_TEST_TMPDIR/inside" 7
+	wait_for "$OUT" '"interval":3,' 10
+	stop_tool
+	[ "$TOOL_STATUS" = 0 ]
+	writes=$(jq -s 'map(.write) | add' "$OUT")
+	echo "# $writes writes" >&3
+	# file-trigger vfs 7 makes 9 writes; with its shell's and exec's few.
+	((writes >= 9 && writes < 100))
+}
+
+@test "cgroup: fsdist counts a child cgroup's file writes, no sibling's" {
+	local writes
+	start_tool fsdist -j --cgroup "$PARENT"
+	file_in "" vfs "$BATS_TEST_TMPDIR/outside" 3000
+	file_in "$SIBLING" vfs "$BATS_TEST_TMPDIR/sibling" 3000
+	file_in "$PARENT/child" vfs "$BATS_TEST_TMPDIR/inside" 7
+	stop_tool
+	[ "$TOOL_STATUS" = 0 ]
+	writes=$(jq -s 'map(select(.op == "write") | .count) | add' "$OUT")
+	echo "# $writes writes" >&3
+	# file-trigger vfs 7 makes 9 writes, to a file of the test's.
+	((writes >= 9 && writes < 100))
+}
+
+@test "cgroup: cachestat counts a child cgroup's page cache, no sibling's" {
+	local added
+	start_tool cachestat -j --cgroup "$PARENT" 1
+	in_cgroup "" dd if=/dev/zero of="$BATS_TEST_TMPDIR/outside" bs=1M \
+		count=64 conv=fsync status=none
+	in_cgroup "$SIBLING" dd if=/dev/zero of="$BATS_TEST_TMPDIR/sibling" \
+		bs=1M count=64 conv=fsync status=none
+	in_cgroup "$PARENT/child" dd if=/dev/zero of="$BATS_TEST_TMPDIR/inside" \
+		bs=1M count=4 conv=fsync status=none
+	sleep 1.5
+	stop_tool
+	[ "$TOOL_STATUS" = 0 ]
+	added=$(jq -s 'map(.added) | add' "$OUT")
+	echo "# $added pages added" >&3
+	# 4 MiB is 1024 pages of 4 KiB; each other dd adds 16384.
+	((added >= 1000 && added < 4000))
 }
 
 @test "cgroup: hello-buffer traces a child cgroup of --cgroup, no sibling" {

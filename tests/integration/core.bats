@@ -11,8 +11,9 @@ OBJS=$BUILD/obj/bpf
 
 # The tools whose objects read no kernel memory, and so carry no CO-RE
 # relocation: their programs use helpers and raw tracepoint or perf event
-# arguments only.
-NO_KERNEL_READS="hello hello-buffer hello-config hello-tail profile softirqs funclatency"
+# arguments only, and send no record (a record's header reads the task's
+# cgroup and namespaces, by CO-RE).
+NO_KERNEL_READS="softirqs funclatency"
 
 # relo_bytes OBJ: the size of OBJ's CO-RE relocation records, from the
 # .BTF.ext header (magic, version, flags, hdr_len, then the offset and

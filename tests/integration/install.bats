@@ -117,8 +117,8 @@ complete_words() {
 	local t
 	[ "$(complete_words bpfkit-execsnoop --ri)" = --ringbuf ]
 	[ "$(complete_words bpfkit-execsnoop --max-a)" = --max-args ]
-	# The common options too (--max-series, from the cli room).
-	[ "$(complete_words bpfkit-execsnoop --max)" = "$(printf '%s\n' --max-args --max-series)" ]
+	# The common options too (--max-cpu, --max-series, from the cli room).
+	[ "$(complete_words bpfkit-execsnoop --max)" = "$(printf '%s\n' --max-args --max-cpu --max-series)" ]
 	[ "$(complete_words bpfkit-syscount --metrics-)" = --metrics-labels ]
 	[ "$(complete_words bpfkit-hello-attach --att)" = --attach ]
 	[ -z "$(complete_words bpfkit-syscount --att)" ]

@@ -59,7 +59,8 @@ except ImportError:
 		(map(select(.module == $m + ".inner"))[0]) as $inner |
 		$outer.found and $inner.found and
 		$inner.latency_ns > 0 and $outer.latency_ns >= $inner.latency_ns and
-		any(.[]; . == {pid: $p, tid: $p, uid: 0, comm: "python3",
+		any(.[]; del(.cgroup_id, .mntns, .pidns, .pidns_pid) ==
+			{pid: $p, tid: $p, uid: 0, comm: "python3",
 			module: ($m + "_missing"), found: false,
 			latency_ns: .latency_ns})
 	' "$OUT"

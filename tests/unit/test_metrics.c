@@ -56,6 +56,39 @@ static void test_counters(void **state)
 	bpfkit_metrics_free(m);
 }
 
+static void test_task_labels(void **state)
+{
+	struct bpfkit_metrics_opts opts = { .tool = "t" };
+	const char *labels[7] = { "disk", "sda" };
+	char pid[16];
+
+	/* None asked: only the closing NULL after the tool's own. */
+	bpfkit_metrics_init(&opts);
+	bpfkit_metrics_task_labels(labels, 2, "pid", 42, "cat", pid,
+				   sizeof(pid));
+	assert_null(labels[2]);
+	/* comm alone. */
+	opts.labels = BPFKIT_LABEL_COMM;
+	bpfkit_metrics_init(&opts);
+	bpfkit_metrics_task_labels(labels, 2, "pid", 42, "cat", pid,
+				   sizeof(pid));
+	assert_string_equal(labels[2], "comm");
+	assert_string_equal(labels[3], "cat");
+	assert_null(labels[4]);
+	/* Both, the id under the name given. */
+	opts.labels = BPFKIT_LABEL_PID | BPFKIT_LABEL_COMM;
+	bpfkit_metrics_init(&opts);
+	bpfkit_metrics_task_labels(labels, 2, "tid", 4294967295u, "cat", pid,
+				   sizeof(pid));
+	assert_string_equal(labels[2], "tid");
+	assert_string_equal(labels[3], "4294967295");
+	assert_string_equal(labels[4], "comm");
+	assert_string_equal(labels[5], "cat");
+	assert_null(labels[6]);
+	opts.labels = 0;
+	bpfkit_metrics_init(&opts);
+}
+
 static void test_escaping(void **state)
 {
 	struct bpfkit_metrics *m = bpfkit_metrics_new(0);
@@ -246,6 +279,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_counters),
+		cmocka_unit_test(test_task_labels),
 		cmocka_unit_test(test_escaping),
 		cmocka_unit_test(test_histogram_in_seconds),
 		cmocka_unit_test(test_histogram_in_bytes),

@@ -36,6 +36,7 @@ exec_as() {
 	wait_for "$OUT" "\"comm\":\"$comm\"" 5
 	stop_tool
 	jq -es --argjson p "$PID" --argjson pp "$BASHPID" --arg c "$comm" '
-		map(select(.type == null)) == [{pid: $p, ppid: $pp, uid: 0, comm: $c}]
+		map(select(.type == null) | del(.cgroup_id, .mntns, .pidns, .pidns_pid)) ==
+			[{pid: $p, ppid: $pp, uid: 0, comm: $c}]
 	' "$OUT"
 }

@@ -58,7 +58,8 @@ pass_it() {
 	comm=$(basename "$PASSER" | cut -c1-15)
 	jq -es --argjson p "$PASSED" --argjson pp "$BASHPID" --arg c "$comm" '
 		map(select(.type == null)) | length == 1 and
-		all(.[]; . == {pid: $p, ppid: $pp, uid: 0, comm: $c})
+		all(.[]; del(.cgroup_id, .mntns, .pidns, .pidns_pid) ==
+			{pid: $p, ppid: $pp, uid: 0, comm: $c})
 	' "$OUT"
 }
 

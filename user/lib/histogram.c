@@ -210,18 +210,8 @@ static void json_task(struct bpfkit_json *j, const void *key,
 static void metric_task(const void *key, const struct bpfkit_hist *h,
 			const char **labels, char *buf, size_t size)
 {
-	int k = 0;
-
-	if (bpfkit_metrics_label(BPFKIT_LABEL_PID)) {
-		snprintf(buf, size, "%u", *(const __u32 *)key);
-		labels[k++] = task_field;
-		labels[k++] = buf;
-	}
-	if (bpfkit_metrics_label(BPFKIT_LABEL_COMM)) {
-		labels[k++] = "comm";
-		labels[k++] = h->name;
-	}
-	labels[k] = NULL;
+	bpfkit_metrics_task_labels(labels, 0, task_field, *(const __u32 *)key,
+				   h->name, buf, size);
 }
 
 /*

@@ -58,6 +58,22 @@ bool bpfkit_metrics_label(unsigned int label)
 	return opts.labels & label;
 }
 
+void bpfkit_metrics_task_labels(const char **labels, int k,
+				const char *id_label, unsigned int id,
+				const char *comm, char *buf, size_t size)
+{
+	if (bpfkit_metrics_label(BPFKIT_LABEL_PID)) {
+		snprintf(buf, size, "%u", id);
+		labels[k++] = id_label;
+		labels[k++] = buf;
+	}
+	if (bpfkit_metrics_label(BPFKIT_LABEL_COMM)) {
+		labels[k++] = "comm";
+		labels[k++] = comm;
+	}
+	labels[k] = NULL;
+}
+
 /* --- the registry --- */
 
 struct series {

@@ -22,6 +22,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <bpf/libbpf.h>
 #include "bpfkit/histogram.h"
@@ -59,6 +60,15 @@ bool bpfkit_metrics_quiet(void);
 
 /* Did --metrics-labels ask for LABEL (BPFKIT_LABEL_*)? */
 bool bpfkit_metrics_label(unsigned int label);
+
+/*
+ * Put in LABELS from K on the task labels --metrics-labels asks for: ID
+ * (named ID_LABEL, "pid" or "tid"; printed into BUF of SIZE) and COMM;
+ * then the closing NULL. LABELS needs room for 5 more.
+ */
+void bpfkit_metrics_task_labels(const char **labels, int k,
+				const char *id_label, unsigned int id,
+				const char *comm, char *buf, size_t size);
 
 enum bpfkit_metric_type {
 	BPFKIT_COUNTER,
