@@ -157,10 +157,13 @@ def row: "| " + join(" | ") + " |";
 		| row
 	),
 	(
+		# A row per tool that has a counterpart here; the others folded
+		# into one (bench.md lists each of them).
 		$st | keys[] | select(startswith("bpfkit:")) | split(":")[1]
 		| . as $t
 		| $st["bpfkit:\($t)"] as $x
 		| $st["libbpf-tools:\($t)"] as $y
+		| select($y != null)
 		| $st["phases:\($t)"] as $ph
 		| ["start-up: \($t), ms", ($x.attached_ms | med(1)),
 		   ($y.attached_ms | med(1)), ($x.vs_peer | times(2)),
@@ -168,6 +171,17 @@ def row: "| " + join(" | ") + " |";
 			| if . == null then "–"
 			  elif .median == 0 then "no kernel BTF"
 			  else "kernel BTF \(med(1)) ms" end)]
+		| row
+	),
+	(
+		[$st | keys[] | select(startswith("bpfkit:")) | split(":")[1]
+		 | select($st["libbpf-tools:\(.)"] == null)
+		 | {t: ., ms: $st["bpfkit:\(.)"].attached_ms.median}
+		 | select(.ms != null)] | sort_by(.ms)
+		| select(length > 0)
+		| ["start-up: the \(length) tools without a counterpart here, ms",
+		   "median \(.[length / 2 | floor].ms | num(1)), at most \(.[-1].ms | num(1)) (\(.[-1].t))",
+		   "–", "–", "each in build/bench/bench.md"]
 		| row
 	)
 ]

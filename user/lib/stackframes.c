@@ -14,19 +14,6 @@ static struct {
 	struct bpfkit_syms *syms;
 } run = { .stacks_fd = -1 };
 
-bool bpfkit_tracing_frame(const struct bpfkit_frame *f)
-{
-	static const char *const prefixes[] = { "bpf_prog_", "bpf_trace_run",
-						"__traceiter_",
-						"__bpf_trace_" };
-	size_t i;
-
-	for (i = 0; f->name && i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
-		if (!strncmp(f->name, prefixes[i], strlen(prefixes[i])))
-			return true;
-	return false;
-}
-
 int bpfkit_stack_hist_run(struct bpf_object_skeleton *s, struct bpf_map *map,
 			  const struct bpfkit_hist_keys *keys)
 {

@@ -22,9 +22,6 @@
 #include "output.h"
 #include "symbols.h"
 
-/* Whether F is the tracing's own (a BPF program, its tracepoint's call). */
-bool bpfkit_tracing_frame(const struct bpfkit_frame *f);
-
 /*
  * bpfkit_hist_run() (setup.h), with a symbolizer for the keys' stacks
  * while it runs: S's object has the stacks room's maps.

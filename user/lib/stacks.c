@@ -12,7 +12,6 @@
 #include <bpf/bpf.h>
 #include "diag.h"
 #include "output.h"
-#include "stackframes.h"
 #include "stacks.h"
 #include "symbols.h"
 

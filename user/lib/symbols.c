@@ -749,3 +749,16 @@ void bpfkit_syms_stats(const struct bpfkit_syms *s,
 	st->addrs = s->ncached;
 	st->ns = s->ns;
 }
+
+bool bpfkit_tracing_frame(const struct bpfkit_frame *f)
+{
+	static const char *const prefixes[] = { "bpf_prog_", "bpf_trace_run",
+						"__traceiter_",
+						"__bpf_trace_" };
+	size_t i;
+
+	for (i = 0; f->name && i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
+		if (!strncmp(f->name, prefixes[i], strlen(prefixes[i])))
+			return true;
+	return false;
+}

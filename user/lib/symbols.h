@@ -82,4 +82,7 @@ struct bpfkit_syms_stats {
 void bpfkit_syms_stats(const struct bpfkit_syms *s,
 		       struct bpfkit_syms_stats *st);
 
+/* Whether F is the tracing's own (a BPF program, its tracepoint's call). */
+bool bpfkit_tracing_frame(const struct bpfkit_frame *f);
+
 #endif /* BPFKIT_SYMBOLS_H */
