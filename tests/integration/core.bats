@@ -13,7 +13,7 @@ OBJS=$BUILD/obj/bpf
 # relocation: their programs use helpers and raw tracepoint or perf event
 # arguments only, and send no record (a record's header reads the task's
 # cgroup and namespaces, by CO-RE).
-NO_KERNEL_READS="softirqs funclatency"
+NO_KERNEL_READS="softirqs"
 
 # relo_bytes OBJ: the size of OBJ's CO-RE relocation records, from the
 # .BTF.ext header (magic, version, flags, hdr_len, then the offset and
