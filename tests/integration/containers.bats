@@ -309,7 +309,8 @@ json_of() {
 }
 
 @test "containers: docker: a container's exec carries its id and name" {
-	command -v docker >/dev/null || skip "no docker client"
+	command -v docker >/dev/null ||
+		skip "no docker client (Debian: docker.io): docker is optional"
 	docker info >/dev/null 2>&1 ||
 		skip "no docker daemon answers (docker info fails): docker is optional"
 	docker image inspect "$IMAGE" >/dev/null 2>&1 ||
