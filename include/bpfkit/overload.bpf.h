@@ -161,6 +161,9 @@ static __always_inline void bpfkit_tally(struct bpfkit_budget *budget,
 				    NULL;
 		if (b) {
 			__sync_fetch_and_add(&b->drops, budget->drops);
+			/* The name it had when throttled, not when first seen. */
+			__builtin_memcpy(b->comm, budget->comm,
+					 sizeof(b->comm));
 		} else if (budget->drops) {
 			fresh.drops = budget->drops;
 			fresh.last_ns = now;
@@ -236,6 +239,9 @@ throttled:
 		__sync_fetch_and_add(&stats->produced, 1);
 	__sync_fetch_and_add(&stats->throttled, 1);
 	if (b) {
+		/* Named as at its first throttled event, not its first event. */
+		if (!b->drops)
+			bpf_get_current_comm(b->comm, sizeof(b->comm));
 		__sync_fetch_and_add(&b->drops, 1);
 		b->pid = bpf_get_current_pid_tgid() >> 32;
 	}

@@ -263,9 +263,11 @@ static struct bpfkit_key_drops *add_budgets(const struct bpfkit_overload *ov,
 		one.drops = per[i].drops;
 		memcpy(one.comm, per[i].comm, sizeof(one.comm));
 		at = bsearch(&one, d, *n, sizeof(*d), cmp_key);
-		if (at)
+		if (at) {
+			/* Named as it was when throttled, not when first seen. */
 			at->drops += one.drops;
-		else if (add_drops(&d, n, &cap, &one))
+			memcpy(at->comm, one.comm, sizeof(at->comm));
+		} else if (add_drops(&d, n, &cap, &one))
 			bpfkit_sort_drops(d, *n);
 	}
 	free(per);
