@@ -45,7 +45,8 @@ setup() {
 	jq -es --arg c "$comm" --argjson p "$pid" '
 		map(select(.command == $c)) | length == 1 and
 		(.[0] | .pid == $p and .uid == 0 and .message == "Hello World"
-		 and (keys - ["pid", "uid", "command", "message"]) == [])
+		 and (keys - ["pid", "uid", "command", "message", "cgroup_id",
+			"mntns", "pidns", "pidns_pid"]) == [])
 	' "$OUT"
 	jq -es 'map(select(.type == "summary")) | length == 1 and
 		.[0].events >= 1 and .[0].lost == 0' "$OUT"
