@@ -40,6 +40,10 @@
  *		TCPRetransFail) and everything is acknowledged (no
  *		retransmit pending), then "done N TOTAL", TOTAL the
  *		retransmits sent since start; not in mix
+ *	switch	a pipe ping-pong with a partner thread of this thread's
+ *		own, all on one CPU: each pass wakes at least one of the
+ *		two (or, woken at once, one was preempted): one run-queue
+ *		wait; not in mix
  *	mix	one of each (exec only when PROG is given)
  *
  * Run as "COMM exit" (argv[1] == "exit") it exits at once: the exec target.
@@ -473,6 +477,32 @@ static void do_cap(void)
 	syscall(SYS_setgroups, 0, NULL);
 }
 
+/* The partner of do_switch: echo each byte back until the end. */
+static void *echo(void *arg)
+{
+	int *fds = arg;
+	char c;
+
+	while (read(fds[0], &c, 1) == 1 && write(fds[3], &c, 1) == 1)
+		;
+	return NULL;
+}
+
+static void do_switch(void)
+{
+	/* fds[0..1]: to the partner, fds[2..3]: back from it. */
+	static __thread int fds[4] = { -1, -1, -1, -1 };
+	pthread_t partner;
+	char c = 0;
+
+	if (fds[0] < 0 &&
+	    (pipe(fds) || pipe(fds + 2) ||
+	     pthread_create(&partner, NULL, echo, fds)))
+		die("rel-storm: switch partner");
+	if (write(fds[1], &c, 1) != 1 || read(fds[2], &c, 1) != 1)
+		die("rel-storm: switch");
+}
+
 static void do_mix(void)
 {
 	if (prog)
@@ -505,7 +535,7 @@ static const struct {
 	{ "accept", do_accept },   { "retrans", NULL },
 	{ "listen", do_listen },   { "read", do_read },
 	{ "sync", do_sync },	   { "life", do_life },
-	{ "cap", do_cap },
+	{ "cap", do_cap },	   { "switch", do_switch },
 };
 
 static void *worker(void *unused)
@@ -552,7 +582,7 @@ int main(int argc, char **argv)
 	prog = argc > 3 ? argv[3] : NULL;
 	if ((!fn && !retrans) || ((fn == do_exec || fn == do_io) && !prog)) {
 		fprintf(stderr,
-			"usage: rel-storm exec|open|exit|signal|syscall|mix|resolve|readline|import|io|stat|bind|listen|read|sync|life|mount|connect|accept|retrans COMM [PROG] <COUNTS\n");
+			"usage: rel-storm exec|open|exit|signal|syscall|mix|resolve|readline|import|io|stat|bind|listen|read|sync|life|mount|connect|accept|retrans|switch COMM [PROG] <COUNTS\n");
 		return 2;
 	}
 
@@ -568,6 +598,14 @@ int main(int argc, char **argv)
 			die("rel-storm: network namespace");
 		setup_loopback();
 		start = retransmits_sent();
+	}
+	if (fn == do_switch) {
+		cpu_set_t one;
+
+		CPU_ZERO(&one);
+		CPU_SET(sched_getcpu(), &one);
+		if (sched_setaffinity(0, sizeof(one), &one))
+			die("rel-storm: one CPU");
 	}
 	printf("%d\n", getpid());
 	fflush(stdout);
