@@ -495,9 +495,8 @@ static void do_switch(void)
 	pthread_t partner;
 	char c = 0;
 
-	if (fds[0] < 0 &&
-	    (pipe(fds) || pipe(fds + 2) ||
-	     pthread_create(&partner, NULL, echo, fds)))
+	if (fds[0] < 0 && (pipe(fds) || pipe(fds + 2) ||
+			   pthread_create(&partner, NULL, echo, fds)))
 		die("rel-storm: switch partner");
 	if (write(fds[1], &c, 1) != 1 || read(fds[2], &c, 1) != 1)
 		die("rel-storm: switch");
