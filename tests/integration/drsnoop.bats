@@ -74,7 +74,7 @@ teardown() {
 }
 
 @test "drsnoop: --cgroup shows a cgroup's reclaims, not its sibling's" {
-	local v2 in out
+	local v2 v in out
 	case $(stat -f -c %T /var/tmp) in
 	tmpfs | overlayfs) skip "/var/tmp is no disk (tmpfs or overlay): its page cache cannot be reclaimed without swap" ;;
 	esac

@@ -56,7 +56,7 @@ teardown() {
 }
 
 @test "futexctn: --cgroup counts a cgroup's futex waits, not its sibling's" {
-	local out a b
+	local out a b v lock
 	test_cgroups
 	for v in a b; do
 		out=$BATS_TEST_TMPDIR/mutex-hold-$v

@@ -69,7 +69,7 @@ the_rwsem() {
 }
 
 @test "klockstat: --cgroup counts a cgroup's lock waits, not its sibling's" {
-	local out
+	local out cg n
 	test_cgroups
 	# One rename storm in the sibling, traced through the cgroup: no
 	# renames; then one in the cgroup: its rwsem waits.
