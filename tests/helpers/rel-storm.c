@@ -40,6 +40,17 @@
  *		TCPRetransFail) and everything is acknowledged (no
  *		retransmit pending), then "done N TOTAL", TOTAL the
  *		retransmits sent since start; not in mix
+ *	switch	a pipe ping-pong with a partner thread of this thread's
+ *		own, all on one CPU: each pass wakes at least one of the
+ *		two (or, woken at once, one was preempted): one run-queue
+ *		wait; not in mix
+ *	reclaim	a memory cgroup reclaim, run by this process: it
+ *		takes a memory cgroup of its own (cgroup v1's memory
+ *		hierarchy, else cgroup v2's), charges 1 MiB of locked
+ *		memory to it, and each pass asks for a limit of one page
+ *		(v1's memory.limit_in_bytes: refused once one reclaim
+ *		found nothing to take; v2's memory.high, put back to max
+ *		after); not in mix
  *	mix	one of each (exec only when PROG is given)
  *
  * Run as "COMM exit" (argv[1] == "exit") it exits at once: the exec target.
@@ -64,6 +75,7 @@
 #include <net/if.h>
 #include <netinet/tcp.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
@@ -473,6 +485,133 @@ static void do_cap(void)
 	syscall(SYS_setgroups, 0, NULL);
 }
 
+/* The partner of do_switch: echo each byte back until the end. */
+static void *echo(void *arg)
+{
+	int *fds = arg;
+	char c;
+
+	while (read(fds[0], &c, 1) == 1 && write(fds[3], &c, 1) == 1)
+		;
+	return NULL;
+}
+
+static void do_switch(void)
+{
+	/* fds[0..1]: to the partner, fds[2..3]: back from it. */
+	static __thread int fds[4] = { -1, -1, -1, -1 };
+	pthread_t partner;
+	char c = 0;
+
+	if (fds[0] < 0 && (pipe(fds) || pipe(fds + 2) ||
+			   pthread_create(&partner, NULL, echo, fds)))
+		die("rel-storm: switch partner");
+	if (write(fds[1], &c, 1) != 1 || read(fds[2], &c, 1) != 1)
+		die("rel-storm: switch");
+}
+
+/* reclaim: the memory cgroup (with a / at the end), its mount, the knob. */
+static char memcg[256], memcg_root[256];
+static int memcg_knob = -1;
+static bool memcg_v2;
+static void *memcg_locked;
+#define MEMCG_LOCKED (1 << 20)
+
+/* write_file PATH TEXT: write TEXT to the file PATH; -1 on error. */
+static int write_file(const char *path, const char *text)
+{
+	int fd = open(path, O_WRONLY), n;
+
+	if (fd < 0)
+		return -1;
+	n = write(fd, text, strlen(text));
+	close(fd);
+	return n < 0 ? -1 : 0;
+}
+
+/* Take a memory cgroup of our own, with 1 MiB locked in it. */
+static void setup_memcg(void)
+{
+	char path[300], pid[32], type[32], opts[256], dir[256];
+	FILE *mounts = fopen("/proc/mounts", "r");
+
+	while (mounts && fscanf(mounts, "%*s %255s %31s %255s %*d %*d", dir,
+				type, opts) == 3) {
+		if (!strcmp(type, "cgroup") &&
+		    (strstr(opts, ",memory") || !strncmp(opts, "memory", 6))) {
+			strcpy(memcg_root, dir);
+			memcg_v2 = false;
+			break;
+		}
+		if (!strcmp(type, "cgroup2") && !memcg_root[0]) {
+			snprintf(path, sizeof(path), "%s/cgroup.controllers",
+				 dir);
+			FILE *f = fopen(path, "r");
+			char line[512] = "";
+
+			if (f && fgets(line, sizeof(line), f) &&
+			    strstr(line, "memory")) {
+				strcpy(memcg_root, dir);
+				memcg_v2 = true;
+			}
+			if (f)
+				fclose(f);
+		}
+	}
+	if (mounts)
+		fclose(mounts);
+	if (!memcg_root[0]) {
+		fprintf(stderr, "rel-storm: no memory cgroup mounted\n");
+		exit(1);
+	}
+	if (memcg_v2) {
+		snprintf(path, sizeof(path), "%s/cgroup.subtree_control",
+			 memcg_root);
+		write_file(path, "+memory");
+	}
+	snprintf(memcg, sizeof(memcg), "%s/rel-storm-%d/", memcg_root,
+		 getpid());
+	snprintf(pid, sizeof(pid), "%d", getpid());
+	snprintf(path, sizeof(path), "%scgroup.procs", memcg);
+	if (mkdir(memcg, 0755) || write_file(path, pid))
+		die("rel-storm: memory cgroup");
+	memcg_locked = mmap(NULL, MEMCG_LOCKED, PROT_READ | PROT_WRITE,
+			    MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+	if (memcg_locked == MAP_FAILED || mlock(memcg_locked, MEMCG_LOCKED))
+		die("rel-storm: locked memory");
+	snprintf(path, sizeof(path), "%s%s", memcg,
+		 memcg_v2 ? "memory.high" : "memory.limit_in_bytes");
+	memcg_knob = open(path, O_WRONLY);
+	if (memcg_knob < 0)
+		die("rel-storm: memory cgroup limit");
+}
+
+/* Leave the memory cgroup and remove it. */
+static void drop_memcg(void)
+{
+	char path[300], pid[32];
+
+	if (!memcg[0])
+		return;
+	close(memcg_knob);
+	munmap(memcg_locked, MEMCG_LOCKED);
+	snprintf(pid, sizeof(pid), "%d", getpid());
+	snprintf(path, sizeof(path), "%s/cgroup.procs", memcg_root);
+	write_file(path, pid);
+	rmdir(memcg);
+}
+
+static void do_reclaim(void)
+{
+	/*
+	 * Locked memory is no reclaim's: one page is refused, after one
+	 * reclaim on v1 (several on v2), and the limit stays.
+	 */
+	if (pwrite(memcg_knob, "4096", 4, 0) == 4 && memcg_v2 &&
+	    pwrite(memcg_knob, "max", 3, 0) != 3)
+		die("rel-storm: memory.high");
+}
+
 static void do_mix(void)
 {
 	if (prog)
@@ -505,7 +644,8 @@ static const struct {
 	{ "accept", do_accept },   { "retrans", NULL },
 	{ "listen", do_listen },   { "read", do_read },
 	{ "sync", do_sync },	   { "life", do_life },
-	{ "cap", do_cap },
+	{ "cap", do_cap },	   { "switch", do_switch },
+	{ "reclaim", do_reclaim },
 };
 
 static void *worker(void *unused)
@@ -552,7 +692,7 @@ int main(int argc, char **argv)
 	prog = argc > 3 ? argv[3] : NULL;
 	if ((!fn && !retrans) || ((fn == do_exec || fn == do_io) && !prog)) {
 		fprintf(stderr,
-			"usage: rel-storm exec|open|exit|signal|syscall|mix|resolve|readline|import|io|stat|bind|listen|read|sync|life|mount|connect|accept|retrans COMM [PROG] <COUNTS\n");
+			"usage: rel-storm exec|open|exit|signal|syscall|mix|resolve|readline|import|io|stat|bind|listen|read|sync|life|mount|connect|accept|retrans|switch|reclaim COMM [PROG] <COUNTS\n");
 		return 2;
 	}
 
@@ -568,6 +708,16 @@ int main(int argc, char **argv)
 			die("rel-storm: network namespace");
 		setup_loopback();
 		start = retransmits_sent();
+	}
+	if (fn == do_reclaim)
+		setup_memcg();
+	if (fn == do_switch) {
+		cpu_set_t one;
+
+		CPU_ZERO(&one);
+		CPU_SET(sched_getcpu(), &one);
+		if (sched_setaffinity(0, sizeof(one), &one))
+			die("rel-storm: one CPU");
 	}
 	printf("%d\n", getpid());
 	fflush(stdout);
@@ -597,5 +747,6 @@ int main(int argc, char **argv)
 		printf("done %ld\n", count);
 		fflush(stdout);
 	}
+	drop_memcg();
 	return 0;
 }

@@ -14,7 +14,7 @@ statsnoop bindsnoop mountsnoop gethostlatency bashreadline pyimport cpudist
 tcpconnect tcplife tcpstates tcpaccept tcpconnlat solisten
 vfsstat syncsnoop filelife filetop fsslower fsdist cachestat"
 # ...or in its own file (a test named "TOOL: --cgroup ...").
-OWN_FILE="runqlat oomkill profile offcputime wakeuptime tcpretrans tcptop bitesize biopattern biotop capable funclatency memleak"
+OWN_FILE="runqlat oomkill profile offcputime wakeuptime tcpretrans tcptop bitesize biopattern biotop capable funclatency memleak runqslower drsnoop futexctn klockstat"
 
 setup() {
 	CGROOT=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/mounts)

@@ -15,6 +15,7 @@ load reclaim
 setup() {
 	require_root
 	CG=
+	V2=
 	FILE=
 	JOBS=
 }
@@ -23,6 +24,8 @@ eval "helpers_$(declare -f teardown)"
 teardown() {
 	helpers_teardown
 	[ -z "$JOBS" ] || kill $JOBS 2>/dev/null || true
+	wait 2>/dev/null || true
+	CG=$V2 drop_test_cgroups
 	[ -z "$FILE" ] || rm -f "$FILE"
 	local i
 	for ((i = 0; i < 50; i++)); do
@@ -68,6 +71,38 @@ teardown() {
 	memcg_hog "$comm"
 	stop_tool
 	[ "$(wc -l <"$OUT")" = 1 ]
+}
+
+@test "drsnoop: --cgroup shows a cgroup's reclaims, not its sibling's" {
+	local v2 v in out
+	case $(stat -f -c %T /var/tmp) in
+	tmpfs | overlayfs) skip "/var/tmp is no disk (tmpfs or overlay): its page cache cannot be reclaimed without swap" ;;
+	esac
+	limited_cgroup high
+	v2=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/mounts)
+	[ -n "$v2" ] || skip "no cgroup v2 mounted"
+	# Cgroup v2's in and out: under the memory cgroup where v2 holds it.
+	if [ "${CG#"$v2"/}" != "$CG" ]; then
+		V2=$CG/bk
+	else
+		V2=$v2/bk$$-$RANDOM
+	fi
+	mkdir -p "$V2/in" "$V2/out"
+	FILE=$(mktemp /var/tmp/bpfkit-dr.XXXXXX)
+	start_tool drsnoop -j --cgroup "$V2/in"
+	# A writer of 64 MiB past the 32 MiB limit in each.
+	for v in in out; do
+		sh -c 'echo $$ >"$1/cgroup.procs" && echo $$ >"$2/cgroup.procs" &&
+			exec dd if=/dev/zero of="$3" bs=1M count=64 oflag=dsync status=none' \
+			sh "$CG" "$V2/$v" "$FILE" &
+		printf -v "$v" %s $!
+		wait $!
+		rm -f "$FILE"
+	done
+	stop_tool
+	[ "$TOOL_STATUS" = 0 ]
+	[ "$(jq -s --argjson p "$in" 'map(select(.pid == $p)) | length' "$OUT")" -gt 0 ]
+	jq -es --argjson p "$in" 'map(select(.type == null)) | all(.pid == $p)' "$OUT"
 }
 
 @test "drsnoop: bad input exits 2 with one line and no output" {

@@ -12,6 +12,7 @@ load futex
 setup() {
 	require_root
 	JOBS=
+	CG=
 }
 
 # A failed test's helper, stopped or running, goes too: bats waits for it.
@@ -19,6 +20,8 @@ eval "helpers_$(declare -f teardown)"
 teardown() {
 	helpers_teardown
 	[ -z "$JOBS" ] || kill -KILL $JOBS 2>/dev/null || true
+	wait 2>/dev/null || true
+	drop_test_cgroups
 }
 
 @test "futexctn: 20 waits of 12 ms on one mutex, at its address, in the 8-16 ms bucket" {
@@ -50,6 +53,34 @@ teardown() {
 	mutex_held 5 12 futexctn --lock @LOCK
 	[ "$(grep -c '^pid = ' "$OUT")" = 1 ]
 	grep -qx "pid = $PID mutex-hold lock = $LOCK" "$OUT"
+}
+
+@test "futexctn: --cgroup counts a cgroup's futex waits, not its sibling's" {
+	local out a b v lock
+	test_cgroups
+	for v in a b; do
+		out=$BATS_TEST_TMPDIR/mutex-hold-$v
+		"$HELPERS/mutex-hold" 5 12 >"$out" &
+		JOBS+=" $!"
+		wait_for "$out" '^0x[0-9a-f]+$' 5
+	done
+	a=$(head -1 "$BATS_TEST_TMPDIR/mutex-hold-a")
+	b=$(head -1 "$BATS_TEST_TMPDIR/mutex-hold-b")
+	echo "$a" >"$CG/in/cgroup.procs"
+	echo "$b" >"$CG/out/cgroup.procs"
+	start_tool futexctn -j --cgroup "$CG/in"
+	kill -CONT "$a" "$b"
+	wait_for "$BATS_TEST_TMPDIR/mutex-hold-a" '^done$' 10
+	wait_for "$BATS_TEST_TMPDIR/mutex-hold-b" '^done$' 10
+	stop_tool
+	kill -CONT "$a" "$b"
+	wait $JOBS
+	JOBS=
+	[ "$TOOL_STATUS" = 0 ]
+	# a's mutex waits show; no record is b's, nor anyone else's.
+	lock=$(sed -n 2p "$BATS_TEST_TMPDIR/mutex-hold-a")
+	jq -es --argjson p "$a" --arg l "$lock" 'map(select(.pid == $p and .lock == $l)) | length == 1' "$OUT"
+	jq -es --argjson p "$a" 'map(select(.type == null)) | all(.pid == $p)' "$OUT"
 }
 
 @test "futexctn: bad input exits 2 with one line and no output" {

@@ -12,6 +12,7 @@ load klock
 setup() {
 	require_root
 	JOBS=
+	CG=
 }
 
 # A failed test's helper, stopped or running, goes too: bats waits for it.
@@ -19,6 +20,8 @@ eval "helpers_$(declare -f teardown)"
 teardown() {
 	helpers_teardown
 	[ -z "$JOBS" ] || kill -KILL $JOBS 2>/dev/null || true
+	wait 2>/dev/null || true
+	drop_test_cgroups
 }
 
 # the_rwsem: the rwsem of the most waits in a rename (its caller stack
@@ -63,6 +66,36 @@ the_rwsem() {
 	renamed klockstat
 	grep -Eq '^lock = 0xffff[0-9a-f]{12} rwsem:W$' "$OUT"
 	grep -qx '    do_renameat2' "$OUT"
+}
+
+@test "klockstat: --cgroup counts a cgroup's lock waits, not its sibling's" {
+	local out cg n
+	test_cgroups
+	# One rename storm in the sibling, traced through the cgroup: no
+	# renames; then one in the cgroup: its rwsem waits.
+	for cg in out in; do
+		out=$BATS_TEST_TMPDIR/rename-storm
+		mkdir -p "$BATS_TEST_TMPDIR/dir"
+		: >"$out"
+		"$HELPERS/rename-storm" "$BATS_TEST_TMPDIR/dir" 8 1000 >"$out" &
+		JOBS=$!
+		wait_for "$out" '^[0-9]+$' 5
+		echo "$JOBS" >"$CG/$cg/cgroup.procs"
+		start_tool klockstat -j --cgroup "$CG/in"
+		kill -CONT "$JOBS"
+		wait $JOBS
+		JOBS=
+		grep -qx done "$out"
+		stop_tool
+		[ "$TOOL_STATUS" = 0 ]
+		n=$(jq -s '[.[] | select(.stack | index("do_renameat2")?) | .count] | add // 0' "$OUT")
+		echo "# renames in $cg: $n waits seen" >&3
+		if [ "$cg" = out ]; then
+			[ "$n" = 0 ]
+		else
+			[ "$n" -ge 20 ]
+		fi
+	done
 }
 
 @test "klockstat: bad input exits 2 with one line and no output" {

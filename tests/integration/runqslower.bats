@@ -13,6 +13,15 @@ load burst
 setup() {
 	require_root
 	JOBS=
+	CG=
+}
+
+eval "helpers_$(declare -f teardown)"
+teardown() {
+	helpers_teardown
+	[ -z "$JOBS" ] || kill -KILL $JOBS 2>/dev/null || true
+	wait 2>/dev/null || true
+	drop_test_cgroups
 }
 
 @test "runqslower: two spinners on one CPU: the niced one waits over 5 ms for the other" {
@@ -89,6 +98,20 @@ setup() {
 	# comes after the run queue's clock are within 2%).
 	ns=$(jq -s 'map(select(.type == null) | .wait_ns) | add' "$OUT")
 	sched_near A 2 "A's waits" "$n" "$ns" 2
+}
+
+@test "runqslower: --cgroup shows a cgroup's waits, not its sibling's" {
+	test_cgroups
+	BURST_ARGS=(1000 0)
+	burst A taskset -c 1
+	burst B taskset -c 1
+	echo "$A" >"$CG/in/cgroup.procs"
+	echo "$B" >"$CG/out/cgroup.procs"
+	start_tool runqslower -j --cgroup "$CG/in" 0
+	go
+	# A and B wait for each other on CPU 1: only A's waits show.
+	[ "$(jq -s --argjson a "$A" 'map(select(.pid == $a)) | length' "$OUT")" -ge 10 ]
+	jq -es --argjson a "$A" 'map(select(.type == null)) | all(.pid == $a)' "$OUT"
 }
 
 @test "runqslower: bad input exits 2 with one line and no output" {
