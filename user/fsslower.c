@@ -83,8 +83,12 @@ static void print_json(const struct fsslower_event *e, size_t name_len)
 	bpfkit_json_task(&j, e->pid, e->tid, e->uid, e->comm);
 	bpfkit_json_str(&j, "op", bpfkit_fs_op_name(e->op), 8);
 	bpfkit_json_int(&j, "ret", e->ret);
+	/* A syscall's error is -4095..-1; a record's other values are not. */
 	if (e->ret < 0)
-		bpfkit_json_str(&j, "error", strerrorname_np(-e->ret) ?: "?",
+		bpfkit_json_str(&j, "error",
+				e->ret >= -4095 ?
+					strerrorname_np((int)-e->ret) ?: "?" :
+					"?",
 				32);
 	if (e->offset >= 0)
 		bpfkit_json_int(&j, "offset", e->offset);
