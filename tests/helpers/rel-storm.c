@@ -51,7 +51,7 @@
  *		(v1's memory.limit_in_bytes: refused once one reclaim
  *		found nothing to take; v2's memory.high, put back to max
  *		after); not in mix
- *	mix	one of each (exec only when PROG is given)
+ *	mix	one of each (exec only when PROG is given), but those not in mix
  *
  * Run as "COMM exit" (argv[1] == "exit") it exits at once: the exec target.
  */
@@ -628,6 +628,8 @@ static void do_mix(void)
 	do_mount();
 	do_connect();
 	do_accept();
+	do_sync();
+	do_life();
 }
 
 static const struct {
