@@ -2,8 +2,9 @@
 /*
  * pipe-block GOFILE [MS [LINGER_MS]]: print our pid, wait until GOFILE
  * exists, then block in bk_block_read(), a read(2) on a pipe that a child
- * named "pipe-waker" writes to from bk_wake_write() after MS milliseconds
- * (default 1000), and exit; the child exits LINGER_MS (default 1000)
+ * named "pipe-waker" writes to from bk_wake_write() MS milliseconds
+ * (default 1000) after it saw us asleep there (so that a late start on a
+ * loaded machine does not shorten the block), and exit; the child exits LINGER_MS (default 1000)
  * after its write (a waker's memory maps are read while it runs). Built with frame pointers, and the read and
  * the write are system calls made from those functions themselves (libc's
  * read() has no frame pointer, which would hide its caller), so that
@@ -12,6 +13,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 #include <unistd.h>
 #include <sys/prctl.h>
@@ -44,6 +46,29 @@ __attribute__((noinline)) long bk_wake_write(int fd)
 	return raw_io(SYS_write, fd, &c, 1);
 }
 
+/* Wait until process PID sleeps (state S in /proc/PID/stat). */
+static void wait_asleep(pid_t pid)
+{
+	struct timespec nap = { 0, 1000000 };
+	char path[64], buf[512], *paren;
+	FILE *f;
+	size_t n;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	for (;;) {
+		f = fopen(path, "r");
+		if (!f)
+			return;
+		n = fread(buf, 1, sizeof(buf) - 1, f);
+		fclose(f);
+		buf[n] = '\0';
+		paren = strrchr(buf, ')');
+		if (!paren || (paren[1] == ' ' && paren[2] == 'S'))
+			return;
+		nanosleep(&nap, NULL);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	struct timespec nap = { 0, 10 * 1000000 };
@@ -66,6 +91,7 @@ int main(int argc, char **argv)
 		long written;
 
 		prctl(PR_SET_NAME, "pipe-waker");
+		wait_asleep(getppid());
 		nanosleep(&wait, NULL);
 		written = bk_wake_write(fds[1]);
 		nanosleep(&linger, NULL);
