@@ -199,7 +199,9 @@ size_t bpfkit_top_drops(const struct bpfkit_key_drops *prev, size_t nprev,
 
 	for (i = 0; i < ncur && ntop; i++) {
 		d = cur[i];
-		was = bsearch(&cur[i], prev, nprev, sizeof(*prev), cmp_key);
+		was = nprev ? bsearch(&cur[i], prev, nprev, sizeof(*prev),
+				      cmp_key) :
+			      NULL;
 		/* An LRU bucket forgotten and made again starts over. */
 		if (was && was->drops <= d.drops)
 			d.drops -= was->drops;
@@ -262,7 +264,7 @@ static struct bpfkit_key_drops *add_budgets(const struct bpfkit_overload *ov,
 		one.pid = per[i].pid;
 		one.drops = per[i].drops;
 		memcpy(one.comm, per[i].comm, sizeof(one.comm));
-		at = bsearch(&one, d, *n, sizeof(*d), cmp_key);
+		at = *n ? bsearch(&one, d, *n, sizeof(*d), cmp_key) : NULL;
 		if (at) {
 			/* Named as it was when throttled, not when first seen. */
 			at->drops += one.drops;
