@@ -186,7 +186,9 @@ static int cmp_key(const void *a, const void *b)
 
 void bpfkit_sort_drops(struct bpfkit_key_drops *d, size_t n)
 {
-	qsort(d, n, sizeof(*d), cmp_key);
+	/* qsort()'s base must not be null, even for no element. */
+	if (n > 1)
+		qsort(d, n, sizeof(*d), cmp_key);
 }
 
 size_t bpfkit_top_drops(const struct bpfkit_key_drops *prev, size_t nprev,
