@@ -48,7 +48,7 @@ static const struct bpfkit_tool tool = {
 	       "  futexctn --lock 0x55d0c0a8e040 -p 185 -j  # one lock, JSON\n",
 	.args_doc = "[INTERVAL [COUNT]]",
 	.options = BPFKIT_OPT_FILTERS | BPFKIT_OPT_JSON | BPFKIT_OPT_HIST |
-		   BPFKIT_OPT_METRICS,
+		   BPFKIT_OPT_FRAMES | BPFKIT_OPT_METRICS,
 	.own_options = options,
 	.own_parser = parse_arg,
 };

@@ -55,7 +55,7 @@ static const struct bpfkit_tool tool = {
 	       "  klockstat -p 185 -j 1   # process 185's waits, JSON every second\n",
 	.args_doc = "[INTERVAL [COUNT]]",
 	.options = BPFKIT_OPT_FILTERS | BPFKIT_OPT_JSON | BPFKIT_OPT_HIST |
-		   BPFKIT_OPT_METRICS,
+		   BPFKIT_OPT_FRAMES | BPFKIT_OPT_METRICS,
 	.own_options = options,
 	.own_parser = parse_arg,
 	.tracepoints =

@@ -54,10 +54,6 @@ static error_t parse_own(int key, char *arg, struct argp_state *state)
 		return bpfkit_parse_ulong("INTERVAL", arg, 1, 86400,
 					  &env.interval);
 	case ARGP_KEY_END:
-		/* As the stack tools (cli.c): frames are named as printed. */
-		if (bpfkit_opts.drop.user)
-			return bpfkit_usage_error(
-				"--drop-privileges does not fit memleak: it names stack frames as it prints them, from /proc/kallsyms and other users' processes; run it without");
 		if (env.kernel && env.object)
 			return bpfkit_usage_error(
 				"-K and -O are exclusive: -K traces the kernel's allocator, -O a program's");
@@ -83,7 +79,7 @@ static const struct bpfkit_tool tool = {
 	       "  memleak -O /usr/lib/x86_64-linux-gnu/libjemalloc.so.2 -d 60\n"
 	       "  memleak -d 10              # the kernel's allocations, for 10 s\n",
 	.args_doc = "[INTERVAL]",
-	.options = BPFKIT_OPT_FILTERS | BPFKIT_OPT_JSON,
+	.options = BPFKIT_OPT_FILTERS | BPFKIT_OPT_JSON | BPFKIT_OPT_FRAMES,
 	.own_options = own_options,
 	.own_parser = parse_own,
 	.binary = &object_opt,

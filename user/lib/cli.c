@@ -475,12 +475,15 @@ static int parse_btf(const char *arg, const char **path)
 	return 0;
 }
 
-/* --drop-privileges USER: a user name getpwnam() knows; not for stack tools. */
+/*
+ * --drop-privileges USER: a user name getpwnam() knows; not for tools that
+ * name stack frames.
+ */
 static int parse_drop(const char *arg, struct bpfkit_drop_opts *drop)
 {
 	struct passwd *pw;
 
-	if (cur_tool->options & BPFKIT_OPT_STACKS)
+	if (cur_tool->options & (BPFKIT_OPT_STACKS | BPFKIT_OPT_FRAMES))
 		return bpfkit_usage_error(
 			"--drop-privileges does not fit %s: it names stack frames as it prints them, from /proc/kallsyms and other users' processes, which USER cannot read; run it without",
 			bpfkit_opts.tool);

@@ -46,6 +46,8 @@ enum {
 	BPFKIT_OPT_TOTALS = 1 << 16,
 	/* -i, [INTERVAL [COUNT]] without histograms: a report every interval */
 	BPFKIT_OPT_INTERVAL = 1 << 17,
+	/* names stack frames as it prints them: no --drop-privileges */
+	BPFKIT_OPT_FRAMES = 1 << 18,
 	BPFKIT_OPT_FILTERS = BPFKIT_OPT_PID | BPFKIT_OPT_UID | BPFKIT_OPT_COMM |
 			     BPFKIT_OPT_CGROUP,
 	BPFKIT_OPT_EVENTS = BPFKIT_OPT_FILTERS | BPFKIT_OPT_JSON |
