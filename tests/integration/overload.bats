@@ -269,6 +269,25 @@ tool_cpu_ns() {
 	[ "$ok" = ok ]
 }
 
+@test "overload: metrics count the --rate-limit-by keys made: one storm process, one miss" {
+	local port body i misses=
+	port=$(free_port)
+	helper storm storm 20000
+	start_tool opensnoop -c "$COMM" --rate-limit 100 --rate-limit-by pid \
+		--metrics "127.0.0.1:$port"
+	touch "$GO"
+	wait "$storm_job"
+	for ((i = 0; i < 50 * TIME_SCALE; i++)); do
+		body=$(scrape "$port")
+		grep -qx 'bpfkit_produced_events_total 20000' <<<"$body" && break
+		sleep 0.1
+	done
+	stop_tool
+	grep -qx 'bpfkit_produced_events_total 20000' <<<"$body"
+	misses=$(awk '/^bpfkit_rate_limit_misses_total / { print $2 }' <<<"$body")
+	[ "$misses" = 1 ]
+}
+
 @test "overload: bad values are one-line usage errors (exit 2)" {
 	local args
 	while IFS= read -r args; do

@@ -603,6 +603,11 @@ static int add_overload(struct bpfkit_metrics *m)
 		      add_one(m, "bpfkit_sampled_events_total", BPFKIT_COUNTER,
 			      "Events not sent, left out by --sample", NULL,
 			      st.sampled);
+	err = err   ?:
+		      add_one(m, "bpfkit_rate_limit_misses_total",
+			      BPFKIT_COUNTER,
+			      "Keys of --rate-limit-by that found no bucket: new, or forgotten by its LRU",
+			      NULL, st.limit_misses);
 	return err   ?:
 		       add_one(m, "bpfkit_produced_events_total",
 			       BPFKIT_COUNTER,
