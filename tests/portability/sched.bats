@@ -125,16 +125,17 @@ btf_hidden_bin() {
 	offcpu_checked
 }
 
-# The time is not checked here: in loaded TCG guests the block wakeuptime
-# saw was 10 and 17 ms twice (5.10, 6.12; cause not found, the host and
-# the 6.1 guest's wakeuptime.bats assert the time); the stacks are.
+# One of the waker's wakeups is the pipe's, after the 1 s MS: in a loaded
+# TCG guest the blocker can also wait 10-20 ms for the waker in other ways
+# (6.12 once, right after the fork), each a record of its own with other
+# frames. The host and the 6.1 guest's wakeuptime.bats check the rest.
 @test "wakeuptime: blocked on a pipe, woken by pipe-waker's bk_wake_write" {
 	block_traced wakeuptime
 	check_out '[.[] | select(.type == null) | select(.comm == "pipe-waker")] |
-		length > 0 and all(.target == "pipe-block" and .us > 0) and
-		all(.frames | any(.name == "bk_wake_write")) and
-		all(.frames | any(.kind == "kernel" and
-			(.name | test("^(anon_)?pipe_write$"))))'
+		all(.target == "pipe-block" and .us > 0) and
+		any(.us >= 900000 and (.frames | any(.name == "bk_wake_write")) and
+			(.frames | any(.kind == "kernel" and
+				(.name | test("^(anon_)?pipe_write$")))))'
 }
 
 @test "profile: a spinner's samples end in bk_hot_spin, with its pid" {
