@@ -10,6 +10,7 @@
 #include "kernel.h"
 #include "output.h"
 #include "setup.h"
+#include "tracefs.h"
 #include "bitesize.h"
 #include "bitesize.skel.h"
 
@@ -54,6 +55,11 @@ int main(int argc, char **argv)
 
 	/* Histograms take memory as processes come, where the kernel can. */
 	bpfkit_sparse_map(skel->maps.bitesize_hists);
+	/* tp_btf where it loads: the request's size without a helper call. */
+	bpfkit_tp_btf_autoload(
+		(struct bpf_program *const[]){ skel->progs.rq_issue_btf },
+		(struct bpf_program *const[]){ skel->progs.rq_issue }, 1,
+		bpfkit_opts.btf_path, "block_rq_issue");
 
 	/* Load and verify. */
 	err = bpfkit_load(skel->skeleton);
