@@ -39,8 +39,8 @@ static __always_inline void issued(struct request *rq, bool btf)
 	if (!h->name[0])
 		bpf_get_current_comm(h->name, sizeof(h->name));
 	/* Bytes, in Kbyte buckets (the reader's bpfkit_hist_io_sizes()). */
-	bpfkit_hist_add(h, btf ? rq->__data_len :
-				 BPF_CORE_READ(rq, __data_len));
+	bpfkit_hist_add(h,
+			btf ? rq->__data_len : BPF_CORE_READ(rq, __data_len));
 }
 
 /* Its request: the first argument or the second (core_fixes.bpf.h). */
