@@ -7,6 +7,8 @@
 #include "vmlinux.h"
 #include <bpf/bpf_core_read.h>
 #include <bpf/bpf_helpers.h>
+/* Times in the device, from issue: no queue times. */
+#define BPFKIT_RQ_NO_QUEUE_TIME
 #include "bpfkit/blockio.bpf.h"
 #include "biotop.h"
 

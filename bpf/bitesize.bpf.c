@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * bitesize: the sizes of block I/O requests as a histogram per process,
- * the process that issued each request, counted at its issue.
+ * the process that issued each request, counted at its issue: on tp_btf
+ * where the kernel loads it (the request's size is a plain load there),
+ * else on raw_tp (a bpf_probe_read_kernel() call, which costs more here
+ * than the rest of the program).
  */
 #include "vmlinux.h"
 #include <bpf/bpf_core_read.h>
@@ -20,23 +23,37 @@ struct {
 	__type(value, struct bpfkit_hist);
 } bitesize_hists SEC(".maps");
 
-/* Its request: the first argument or the second (core_fixes.bpf.h). */
-SEC("raw_tp/block_rq_issue")
-int rq_issue(unsigned long long *ctx)
+/* A request RQ issued; BTF: the verifier trusts RQ (tp_btf). */
+static __always_inline void issued(struct request *rq, bool btf)
 {
-	struct request *rq = bpfkit_rq_arg(ctx, issue);
 	bitesize_key key;
 	struct bpfkit_hist *h;
 
 	if (!rq_selected(rq) || !bpfkit_selected())
-		return 0;
+		return;
 	key = bpf_get_current_pid_tgid() >> 32;
 	h = bpfkit_hist_get(&bitesize_hists, &key);
 	if (!h)
-		return 0;
-	/* Its latest command: one that execs names its later requests. */
-	bpf_get_current_comm(h->name, sizeof(h->name));
+		return;
+	/* Named by its command when first seen. */
+	if (!h->name[0])
+		bpf_get_current_comm(h->name, sizeof(h->name));
 	/* Bytes, in Kbyte buckets (the reader's bpfkit_hist_io_sizes()). */
-	bpfkit_hist_add(h, BPF_CORE_READ(rq, __data_len));
+	bpfkit_hist_add(h,
+			btf ? rq->__data_len : BPF_CORE_READ(rq, __data_len));
+}
+
+/* Its request: the first argument or the second (core_fixes.bpf.h). */
+SEC("tp_btf/block_rq_issue")
+int rq_issue_btf(unsigned long long *ctx)
+{
+	issued(bpfkit_rq_arg(ctx, issue), true);
+	return 0;
+}
+
+SEC("raw_tp/block_rq_issue")
+int rq_issue(unsigned long long *ctx)
+{
+	issued(bpfkit_rq_arg(ctx, issue), false);
 	return 0;
 }

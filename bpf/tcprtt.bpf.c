@@ -33,6 +33,19 @@ struct {
 } tcprtt_hists SEC(".maps");
 
 /*
+ * The one histogram when none is per anything (by 0): a per-CPU array,
+ * added to without atomics (bpfkit_hist_add_local()): the kernel runs no
+ * second tracepoint program on a CPU where one runs (a nested hit is
+ * skipped and counted in the program's misses).
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct bpfkit_hist);
+} tcprtt_all SEC(".maps");
+
+/*
  * The address in SA, a sockaddr_in or sockaddr_in6 (tcp_probe's 28-byte
  * saddr or daddr), into ADDR; its family, AF_INET for an IPv4-mapped IPv6
  * address (then its IPv4 one), or 0 for neither.
@@ -85,14 +98,22 @@ int tcprtt_probe(struct trace_event_raw_tcp_probe *ctx)
 	struct bpfkit_flow f = {};
 	struct tcprtt_key key = {};
 	struct bpfkit_hist *h;
-	__u32 srtt = ctx->srtt;
+	__u32 srtt = ctx->srtt, zero = 0;
 
 	/* No round trip measured yet. */
 	if (!srtt)
 		return 0;
-	f.family = sockaddr_addr(ctx->saddr, f.saddr);
-	if (sockaddr_addr(ctx->daddr, f.daddr) != f.family || !f.family)
-		return 0;
+	/*
+	 * The addresses (a helper call each, which costs more here than the
+	 * rest of the program) only for what asks for them: keys, -a, -A,
+	 * -4, -6. tcp_probe is a TCP socket's, of AF_INET or AF_INET6.
+	 */
+	if ((by & (TCPRTT_BY_LADDR | TCPRTT_BY_RADDR)) || laddr_family ||
+	    raddr_family || bpfkit_net_cfg.family) {
+		f.family = sockaddr_addr(ctx->saddr, f.saddr);
+		if (sockaddr_addr(ctx->daddr, f.daddr) != f.family || !f.family)
+			return 0;
+	}
 	f.sport = ctx->sport;
 	f.dport = ctx->dport;
 	if (!bpfkit_flow_selected(&f) ||
@@ -100,6 +121,12 @@ int tcprtt_probe(struct trace_event_raw_tcp_probe *ctx)
 	    !addr_selected(f.family, f.daddr, raddr_family, raddr))
 		return 0;
 
+	if (!by) {
+		h = bpf_map_lookup_elem(&tcprtt_all, &zero);
+		if (h)
+			bpfkit_hist_add_local(h, srtt * 1000ULL);
+		return 0;
+	}
 	if (by & (TCPRTT_BY_LADDR | TCPRTT_BY_RADDR))
 		key.family = f.family;
 	if (by & TCPRTT_BY_LADDR)

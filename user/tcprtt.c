@@ -237,6 +237,7 @@ int main(int argc, char **argv)
 			"TCP sockets' smoothed round-trip time at each segment received",
 	};
 	struct tcprtt_bpf *skel = NULL;
+	struct bpf_map *hists;
 	int err;
 
 	/* Parse options; check privileges, tracefs and kernel BTF. */
@@ -257,13 +258,20 @@ int main(int argc, char **argv)
 	set_filter(skel, laddr);
 	set_filter(skel, raddr);
 
+	/* One histogram for all: a per-CPU array; per keys: the hash map. */
+	hists = env.by ? skel->maps.tcprtt_hists : skel->maps.tcprtt_all;
+	if (!env.by) {
+		keys.key_size = sizeof(__u32);
+		bpf_map__set_max_entries(skel->maps.tcprtt_hists, 1);
+	}
+
 	/* Load and verify. */
 	err = bpfkit_load(skel->skeleton);
 	if (err)
 		goto cleanup;
 
 	/* Attach to tcp_probe; report every interval until COUNT. */
-	err = bpfkit_hist_run(skel->skeleton, skel->maps.tcprtt_hists, &keys);
+	err = bpfkit_hist_run(skel->skeleton, hists, &keys);
 
 cleanup:
 	tcprtt_bpf__destroy(skel);

@@ -36,15 +36,22 @@
 
 /* What was seen of a request before it completed. */
 struct bpfkit_rq_start {
-	__u64 queued_ns; /* at block_io_start/insert; 0: not seen queued */
+	__u64 queued_ns; /* at block_io_start/insert; 0: not seen queued (or free) */
 	__u64 issued_ns; /* at block_rq_issue (the last, if requeued) */
 	__u32 pid; /* the task that queued (else issued) it; see rq_task() */
 	bool selected; /* that task passed the common filters (-p, -u, ...) */
 	char comm[BPFKIT_COMM_LEN];
 };
 
+/*
+ * A request's entry outlives it: its completion marks it free (no start
+ * time) rather than deleting it, and the next request at that address (the
+ * block layer reuses each queue's requests) fills it in place: a lookup,
+ * not a map update and delete per request. LRU: when more requests than
+ * its entries have come, the free ones longest unused make room.
+ */
 struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
 	__uint(max_entries, BPFKIT_RQ_MAX_INFLIGHT);
 	__type(key, __u64); /* the struct request's address */
 	__type(value, struct bpfkit_rq_start);
@@ -70,35 +77,59 @@ static __always_inline void rq_task(struct bpfkit_rq_start *s)
 #endif
 }
 
+/*
+ * A request's queue time. A tool that needs none (it times requests from
+ * their issue) defines BPFKIT_RQ_NO_QUEUE_TIME before including this file
+ * and saves a clock read per request, which costs more here than the rest
+ * of the queue program: queued_ns is then 1, a mark that it was queued.
+ */
+#ifdef BPFKIT_RQ_NO_QUEUE_TIME
+#define rq_queue_time() 1
+#else
+#define rq_queue_time() bpf_ktime_get_ns()
+#endif
+
+/*
+ * Start request RQ's entry, QUEUED (else issued) now: in place where its
+ * address has one, else a new one.
+ */
+static __always_inline void rq_start(struct request *rq, bool queued)
+{
+	struct bpfkit_rq_start *s, new = {};
+	__u64 key = (__u64)rq;
+	__u64 now = queued ? rq_queue_time() : bpf_ktime_get_ns();
+
+	s = bpf_map_lookup_elem(&bpfkit_rq_starts, &key);
+	if (!s)
+		s = &new;
+	s->queued_ns = queued ? now : 0;
+	s->issued_ns = queued ? 0 : now;
+	rq_task(s);
+	if (s ==
+	    &new &&bpf_map_update_elem(&bpfkit_rq_starts, &key, &new, BPF_ANY))
+		rq_unstaged();
+}
+
 static __always_inline void rq_queued(struct request *rq)
 {
-	struct bpfkit_rq_start s = {};
-	__u64 key = (__u64)rq;
-
-	if (!rq_selected(rq))
-		return;
-	s.queued_ns = bpf_ktime_get_ns();
-	rq_task(&s);
-	if (bpf_map_update_elem(&bpfkit_rq_starts, &key, &s, BPF_ANY))
-		rq_unstaged();
+	if (rq_selected(rq))
+		rq_start(rq, true);
 }
 
 static __always_inline void rq_issued(struct request *rq)
 {
-	struct bpfkit_rq_start *s, new = {};
+	struct bpfkit_rq_start *s;
 	__u64 key = (__u64)rq;
 
 	if (!rq_selected(rq))
 		return;
 	s = bpf_map_lookup_elem(&bpfkit_rq_starts, &key);
-	if (s) {
+	/* Seen queued (or issued before, if requeued): this issue's time. */
+	if (s && (s->queued_ns || s->issued_ns)) {
 		s->issued_ns = bpf_ktime_get_ns();
 		return;
 	}
-	new.issued_ns = bpf_ktime_get_ns();
-	rq_task(&new);
-	if (bpf_map_update_elem(&bpfkit_rq_starts, &key, &new, BPF_ANY))
-		rq_unstaged();
+	rq_start(rq, false);
 }
 
 static __always_inline void rq_done(void *ctx, struct request *rq,
@@ -129,12 +160,14 @@ static __always_inline void rq_completed(void *ctx, struct request *rq)
 	__u64 key = (__u64)rq;
 
 	s = bpf_map_lookup_elem(&bpfkit_rq_starts, &key);
-	if (!s)
-		return;
 	/* Only issued requests complete; a queued-only one was merged away. */
-	if (s->issued_ns && s->selected)
+	if (!s || !s->issued_ns)
+		return;
+	if (s->selected)
 		rq_done(ctx, rq, s);
-	bpf_map_delete_elem(&bpfkit_rq_starts, &key);
+	/* Free: the next request at this address fills it. */
+	s->queued_ns = 0;
+	s->issued_ns = 0;
 }
 
 /* Linux 6.5 on; its request is its only argument. */

@@ -13,6 +13,14 @@
  *   listen -      a TCP socket bound to a loopback port, listen(2), close
  *   tcp -         a byte sent each way between two connected loopback TCP
  *                 sockets, and received: two events, one per message
+ *   futex -       two threads pass a turn back and forth through one futex
+ *                 word: each pass one FUTEX_WAKE and (mostly) one
+ *                 FUTEX_WAIT: one event per pass
+ *   cap -         setuid(2) to the caller's own uid: one capability check
+ *                 (CAP_SETUID) per call
+ *   rename DIR    two threads each renaming a file of their own in DIR
+ *                 back and forth (the directory's lock contended): one
+ *                 event per rename
  *
  * then print "calls=N seconds=S cpu_seconds=C rate=R": the events,
  * wall-clock time, this process's CPU time (user + system; on loopback it
@@ -28,7 +36,10 @@
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <linux/futex.h>
+#include <pthread.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include "bench.h"
 
 #define BLOCK 4096
@@ -154,6 +165,105 @@ static long tcp(long count)
 	return i;
 }
 
+/* The futex word of the futex kind: whose turn it is (0 or 1). */
+static int turn;
+
+static void futex(int op, int val)
+{
+	syscall(SYS_futex, &turn, op | FUTEX_PRIVATE_FLAG, val, NULL, NULL, 0);
+}
+
+/* Take turn ME COUNT times: wait for it, hand it over, wake the other. */
+static long take_turns(int me, long count)
+{
+	long i;
+	int t;
+
+	for (i = 0; i < count; i++) {
+		while ((t = __atomic_load_n(&turn, __ATOMIC_ACQUIRE)) != me)
+			futex(FUTEX_WAIT, t);
+		__atomic_store_n(&turn, !me, __ATOMIC_RELEASE);
+		futex(FUTEX_WAKE, 1);
+	}
+	return i;
+}
+
+static long count_each;
+
+static void *other_turns(void *arg)
+{
+	(void)arg;
+	take_turns(1, count_each);
+	return NULL;
+}
+
+static long do_futex(long count)
+{
+	pthread_t t;
+
+	count_each = count / 2;
+	if (pthread_create(&t, NULL, other_turns, NULL))
+		return fail("event-storm: thread");
+	take_turns(0, count_each);
+	pthread_join(t, NULL);
+	return 2 * count_each;
+}
+
+static long cap(long count)
+{
+	uid_t uid = getuid();
+	long i;
+
+	for (i = 0; i < count; i++)
+		if (setuid(uid))
+			return fail("event-storm: setuid");
+	return i;
+}
+
+/* The rename kind: DIR, and each thread's renames. */
+static const char *rename_dir;
+
+static long renames(int me, long count)
+{
+	char a[4096], b[4096];
+	long i;
+	int fd;
+
+	snprintf(a, sizeof(a), "%s/event-storm.%d.%d.a", rename_dir, getpid(),
+		 me);
+	snprintf(b, sizeof(b), "%s/event-storm.%d.%d.b", rename_dir, getpid(),
+		 me);
+	fd = open(a, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	if (fd < 0 || close(fd))
+		return fail("event-storm: rename");
+	for (i = 0; i < count; i++)
+		if (rename(i % 2 ? b : a, i % 2 ? a : b))
+			return fail("event-storm: rename");
+	unlink(i % 2 ? b : a);
+	return i;
+}
+
+static void *other_renames(void *arg)
+{
+	(void)arg;
+	renames(1, count_each);
+	return NULL;
+}
+
+static long do_rename(const char *dir, long count)
+{
+	pthread_t t;
+	long n;
+
+	rename_dir = dir;
+	count_each = count / 2;
+	if (pthread_create(&t, NULL, other_renames, NULL))
+		return fail("event-storm: thread");
+	n = renames(0, count_each);
+	pthread_join(t, NULL);
+	return n < 0 ? n : 2 * count_each;
+}
+
 int main(int argc, char **argv)
 {
 	double wall, cpu;
@@ -175,6 +285,12 @@ int main(int argc, char **argv)
 		n = do_listen(count);
 	else if (!strcmp(argv[1], "tcp"))
 		n = tcp(count);
+	else if (!strcmp(argv[1], "futex"))
+		n = do_futex(count);
+	else if (!strcmp(argv[1], "cap"))
+		n = cap(count);
+	else if (!strcmp(argv[1], "rename"))
+		n = do_rename(argv[2], count);
 	else
 		goto usage;
 	if (n < 0)
@@ -186,6 +302,6 @@ int main(int argc, char **argv)
 	return 0;
 usage:
 	fprintf(stderr,
-		"usage: event-storm rw|fsync|create|cache|listen|tcp PATH COUNT\n");
+		"usage: event-storm rw|fsync|create|cache|listen|tcp|futex|cap|rename PATH COUNT\n");
 	return 2;
 }

@@ -312,7 +312,11 @@ def yes($ok): if $ok then "met" else "**not met**" end;
 	"fsyncs (\($p.tool_events)), files created and unlinked on tmpfs (create:",
 	"\($p.tool_files)), O_DIRECT 4 KiB reads of a loop device (io: \($p.tool_ios)),",
 	"buffered 4 KiB reads of it dropped from the page cache (cache: \($p.tool_ios)),",
-	"listens (\($p.tool_files)), loopback TCP messages (tcp: \($p.tool_events)).",
+	"listens (\($p.tool_files)), loopback TCP messages (tcp: \($p.tool_events)),",
+	"pipe passes between two processes on one CPU (switch: \($p.tool_events)),",
+	"futex turns between two threads (futex: \($p.tool_events)), setuid(2)",
+	"capability checks (cap: \($p.tool_files)), renames by two threads in one",
+	"tmpfs directory (rename: \($p.tool_files)).",
 	"ns added: the workload's CPU per event above the untraced run's; the",
 	"floor (tests/progs/tpfloor) is one per-CPU counter increment on the",
 	"tracepoints the tool attached. BPF: the programs' own run time per",
@@ -320,19 +324,22 @@ def yes($ok): if $ok then "met" else "**not met**" end;
 	"(min–max); an added cost within the noise can come out negative.",
 	"Target: at most libbpf-tools' where it attaches here, else 1.2x the floor.",
 	"",
-	"| tool | workload | untraced ns | floor ns added | ns added | vs floor | libbpf-tools ns added | vs libbpf-tools | floor BPF ns | BPF ns | BPF vs floor | libbpf-tools BPF ns | BPF vs libbpf-tools | tracer CPU ns | peak RSS |",
-	"|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+	"| tool | workload | untraced ns | floor ns added | ns added | vs floor | libbpf-tools ns added | vs libbpf-tools | floor BPF ns | BPF ns | BPF vs floor | libbpf-tools BPF ns | BPF vs libbpf-tools | baseline ns added | baseline BPF ns | BPF vs baseline | tracer CPU ns | peak RSS |",
+	"|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
 	(
 		[$t | keys[] | split(":")[0]] | unique[] as $tool
 		| ($p.tools_row | split("\n") | map(split(" ") | select(.[0] == $tool))[0][1]) as $kind
 		| $t["\($tool):untraced"] as $u | $t["\($tool):floor"] as $f
 		| $t["\($tool):bpfkit"] as $b | $t["\($tool):libbpf-tools"] as $l
+		| $t["\($tool):baseline"] as $o
 		| [$tool, $kind // "–", ($u.ns_per_call | span(0)),
 		   ($f.added | span(0)), ($b.added | span(0)),
 		   ($b.vs_floor | times(2)), ($l.added | span(0)),
 		   ($b.vs_peer | times(2)), ($f.bpf_ns_per_call | span(0)),
 		   ($b.bpf_ns_per_call | span(0)), ($b.bpf_vs_floor | times(2)),
 		   ($l.bpf_ns_per_call | span(0)), ($b.bpf_vs_peer | times(2)),
+		   ($o.added | span(0)), ($o.bpf_ns_per_call | span(0)),
+		   ($b.bpf_vs_baseline | times(2)),
 		   ($b.tracer_ns_per_event | span(1)), ($b.rss_kb | rss)]
 		| row
 	),
