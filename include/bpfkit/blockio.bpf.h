@@ -36,7 +36,7 @@
 
 /* What was seen of a request before it completed. */
 struct bpfkit_rq_start {
-	__u64 queued_ns; /* at block_io_start/insert; 0: not seen queued (or free) */
+	__u64 queued_ns; /* at block_io_start/insert; 0: not seen queued */
 	__u64 issued_ns; /* at block_rq_issue (the last, if requeued) */
 	__u32 pid; /* the task that queued (else issued) it; see rq_task() */
 	bool selected; /* that task passed the common filters (-p, -u, ...) */
@@ -44,14 +44,12 @@ struct bpfkit_rq_start {
 };
 
 /*
- * A request's entry outlives it: its completion marks it free (no start
- * time) rather than deleting it, and the next request at that address (the
- * block layer reuses each queue's requests) fills it in place: a lookup,
- * not a map update and delete per request. LRU: when more requests than
- * its entries have come, the free ones longest unused make room.
+ * The requests in flight, by address: made at the start, deleted at the
+ * completion. Not an LRU: one would forget the longest in flight, the
+ * slowest, without a word; a full map is counted instead (rq_unstaged()).
  */
 struct {
-	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, BPFKIT_RQ_MAX_INFLIGHT);
 	__type(key, __u64); /* the struct request's address */
 	__type(value, struct bpfkit_rq_start);
@@ -91,7 +89,7 @@ static __always_inline void rq_task(struct bpfkit_rq_start *s)
 
 /*
  * Start request RQ's entry, QUEUED (else issued) now: in place where its
- * address has one, else a new one.
+ * address has one (a request queued, then merged away), else a new one.
  */
 static __always_inline void rq_start(struct request *rq, bool queued)
 {
@@ -125,7 +123,7 @@ static __always_inline void rq_issued(struct request *rq)
 		return;
 	s = bpf_map_lookup_elem(&bpfkit_rq_starts, &key);
 	/* Seen queued (or issued before, if requeued): this issue's time. */
-	if (s && (s->queued_ns || s->issued_ns)) {
+	if (s) {
 		s->issued_ns = bpf_ktime_get_ns();
 		return;
 	}
@@ -160,14 +158,12 @@ static __always_inline void rq_completed(void *ctx, struct request *rq)
 	__u64 key = (__u64)rq;
 
 	s = bpf_map_lookup_elem(&bpfkit_rq_starts, &key);
-	/* Only issued requests complete; a queued-only one was merged away. */
-	if (!s || !s->issued_ns)
+	if (!s)
 		return;
-	if (s->selected)
+	/* Only issued requests complete; a queued-only one was merged away. */
+	if (s->issued_ns && s->selected)
 		rq_done(ctx, rq, s);
-	/* Free: the next request at this address fills it. */
-	s->queued_ns = 0;
-	s->issued_ns = 0;
+	bpf_map_delete_elem(&bpfkit_rq_starts, &key);
 }
 
 /* Linux 6.5 on; its request is its only argument. */
