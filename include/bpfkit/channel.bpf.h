@@ -117,6 +117,9 @@ static __always_inline long bpfkit_emit_perf(void *ctx, const void *data,
 	return 0;
 }
 
+/* The initial pid namespace's inode number (PROC_PID_INIT_INO, since 3.8). */
+#define BPFKIT_PROC_PID_INIT_INO 0xEFFFFFFCU
+
 /*
  * The process id of task T as its own pid namespace sees it (what getpid()
  * returns in T: its group leader's pid->numbers[pid->level]), and that
@@ -147,13 +150,17 @@ static __always_inline void bpfkit_record_ns(struct bpfkit_record *rec,
 	rec->reserved = 0;
 	if (btf) {
 		rec->mntns = task->nsproxy->mnt_ns->ns.inum;
-		pid = task->group_leader->thread_pid;
-		if (!pid->level) {
-			/* The initial pid namespace's: no helper either. */
-			rec->pidns_pid = pid->numbers[0].nr;
-			rec->pidns = pid->numbers[0].ns->ns.inum;
+		/*
+		 * A process's threads share its pid namespace, for good: in
+		 * the initial one (level 0) its pid is the tgid and the
+		 * namespace's inode a constant; no helper, two loads fewer.
+		 */
+		if (!task->thread_pid->level) {
+			rec->pidns_pid = task->tgid;
+			rec->pidns = BPFKIT_PROC_PID_INIT_INO;
 			return;
 		}
+		pid = task->group_leader->thread_pid;
 		rec->pidns_pid = bpfkit_pid_nr(pid, pid->level, &rec->pidns);
 		return;
 	}
