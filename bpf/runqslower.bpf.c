@@ -2,8 +2,9 @@
 /*
  * runqslower: send a record for each run-queue wait, from a task's wakeup
  * (or its preemption) to the switch that runs it, at or above a
- * threshold, naming the task and the one it took the CPU from. The waits
- * are runqlat's (bpfkit/runq.bpf.h).
+ * threshold, naming the task and the one it took the CPU from; the
+ * record's header has the waiting task's ids (containers), not those of the
+ * task it is sent from. The waits are runqlat's (bpfkit/runq.bpf.h).
  */
 #include "vmlinux.h"
 #include <bpf/bpf_core_read.h>
@@ -36,6 +37,7 @@ static __always_inline void switched(void *ctx, struct task_struct *prev,
 		bpfkit_drop(BPFKIT_STAGING_FULL);
 	if (!ended || e.wait_ns < min_ns)
 		return;
+	bpfkit_record_task_of(&e.rec, next, btf);
 	e.pid = bpfkit_runq_field(btf, next, tgid);
 	e.tid = bpfkit_runq_field(btf, next, pid);
 	e.prev_pid = bpfkit_runq_field(btf, prev, tgid);
@@ -43,7 +45,7 @@ static __always_inline void switched(void *ctx, struct task_struct *prev,
 	e.cpu = bpf_get_smp_processor_id();
 	BPF_CORE_READ_STR_INTO(&e.comm, next, comm);
 	BPF_CORE_READ_STR_INTO(&e.prev_comm, prev, comm);
-	bpfkit_emit(ctx, &e.rec, sizeof(e));
+	bpfkit_emit_stamped(ctx, &e.rec, sizeof(e));
 }
 
 /* The sched tracepoints' programs, on tp_btf and on raw_tp. */

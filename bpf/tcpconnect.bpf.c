@@ -40,6 +40,7 @@ int tcpconnect_state(struct trace_event_raw_inet_sock_set_state *ctx)
 	if ((failed_only && ctx->newstate == BPFKIT_TCP_ESTABLISHED) ||
 	    !bpfkit_flow_selected(&e.flow))
 		goto out;
+	e.rec = c->task;
 	e.start_ns = c->start_ns;
 	e.pid = c->pid;
 	e.tid = c->tid;
@@ -48,7 +49,7 @@ int tcpconnect_state(struct trace_event_raw_inet_sock_set_state *ctx)
 	e.state = ctx->newstate;
 	if (ctx->newstate != BPFKIT_TCP_ESTABLISHED)
 		e.error = BPF_CORE_READ((struct sock *)ctx->skaddr, sk_err);
-	bpfkit_emit(ctx, &e.rec, sizeof(e));
+	bpfkit_emit_stamped(ctx, &e.rec, sizeof(e));
 out:
 	bpfkit_sock_forget(&tcpconnect_socks, ctx->skaddr);
 	return 0;

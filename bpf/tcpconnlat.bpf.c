@@ -58,11 +58,12 @@ int tcpconnlat_state(struct trace_event_raw_inet_sock_set_state *ctx)
 			bpfkit_hist_add(h, e.latency_ns);
 		goto out;
 	}
+	e.rec = c->task;
 	e.pid = c->pid;
 	e.tid = c->tid;
 	e.uid = c->uid;
 	__builtin_memcpy(e.comm, c->comm, sizeof(e.comm));
-	bpfkit_emit(ctx, &e.rec, sizeof(e));
+	bpfkit_emit_stamped(ctx, &e.rec, sizeof(e));
 out:
 	bpfkit_sock_forget(&tcpconnlat_socks, ctx->skaddr);
 	return 0;

@@ -4,7 +4,9 @@
  * SYN_SENT, SYN_RECV or ESTABLISHED starts its session (kept by socket);
  * the first transition that runs in the task owning it (SYN_SENT in the
  * connecting task, FIN_WAIT1 or LAST_ACK in the one that closes it) names
- * its process; CLOSE sends the session with its byte counts and duration.
+ * its process, and its task's ids for the record's header (containers);
+ * CLOSE, often in softirq, sends the session with its byte counts and
+ * duration.
  *
  * tcp_sock's bytes_acked and bytes_received count sequence numbers, and SYN and FIN
  * take one each: the data bytes are what is left without our SYN once
@@ -39,6 +41,7 @@ enum seen {
 #define RCV_SHUTDOWN 1 /* sk_shutdown: the peer's FIN came */
 
 struct session {
+	struct bpfkit_record task; /* the owner's ids; zero while unknown */
 	__u64 start_ns;
 	__u32 pid;
 	__u32 uid;
@@ -61,6 +64,7 @@ static __always_inline void take_owner(struct session *s)
 		return;
 	}
 	s->owner = OWNER_SELECTED;
+	bpfkit_record_task(&s->task);
 	s->pid = bpf_get_current_pid_tgid() >> 32;
 	s->uid = bpf_get_current_uid_gid();
 	bpf_get_current_comm(s->comm, sizeof(s->comm));
@@ -89,12 +93,13 @@ session_end(struct trace_event_raw_inet_sock_set_state *ctx, struct session *s)
 	if (e.rx_bytes &&
 	    (BPF_CORE_READ((struct sock *)tp, sk_shutdown) & RCV_SHUTDOWN))
 		e.rx_bytes--;
+	e.rec = s->task;
 	e.duration_ns = bpf_ktime_get_ns() - s->start_ns;
 	e.owned = s->owner == OWNER_SELECTED;
 	e.pid = s->pid;
 	e.uid = s->uid;
 	__builtin_memcpy(e.comm, s->comm, sizeof(e.comm));
-	bpfkit_emit(ctx, &e.rec, sizeof(e));
+	bpfkit_emit_stamped(ctx, &e.rec, sizeof(e));
 	return 0;
 }
 

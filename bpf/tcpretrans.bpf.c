@@ -3,8 +3,9 @@
  * tcpretrans: every retransmitted segment from tcp:tcp_retransmit_skb,
  * with the socket's flow and state, and its process where known: taken on
  * sock:inet_sock_set_state at the socket's first change in a task of its
- * own (listen, connect, close) and kept by socket until CLOSE, since
- * retransmits mostly run from the retransmit timer, in softirq.
+ * own (listen, connect, close), with its ids for the record's header
+ * (containers), and kept by socket until CLOSE, since retransmits mostly
+ * run from the retransmit timer, in softirq.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_core_read.h>
@@ -17,6 +18,7 @@
 char LICENSE[] SEC("license") = "GPL";
 
 struct owner {
+	struct bpfkit_record task; /* its ids */
 	__u32 pid;
 	__u32 uid;
 	__u32 selected; /* passes the common filters */
@@ -46,6 +48,7 @@ int tcpretrans_state(struct trace_event_raw_inet_sock_set_state *ctx)
 	    bpfkit_sock_lookup(&tcpretrans_owners, ctx->skaddr))
 		return 0;
 	o.selected = bpfkit_selected();
+	bpfkit_record_task(&o.task);
 	o.pid = bpf_get_current_pid_tgid() >> 32;
 	o.uid = bpf_get_current_uid_gid();
 	bpf_get_current_comm(o.comm, sizeof(o.comm));
@@ -106,11 +109,12 @@ int tcpretrans_skb(void *ctx)
 	if (!bpfkit_family_selected(&e.flow))
 		return 0;
 	if (o) {
+		e.rec = o->task;
 		e.owned = 1;
 		e.pid = o->pid;
 		e.uid = o->uid;
 		__builtin_memcpy(e.comm, o->comm, sizeof(e.comm));
 	}
-	bpfkit_emit(ctx, &e.rec, sizeof(e));
+	bpfkit_emit_stamped(ctx, &e.rec, sizeof(e));
 	return 0;
 }

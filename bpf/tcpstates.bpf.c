@@ -4,7 +4,8 @@
  * the time the socket spent in its old state, kept by socket from its
  * previous change. The socket's process is taken at the first change that
  * runs in a task of its own (SYN_SENT: the connecting task; FIN_WAIT1,
- * LAST_ACK: the closing one); the others often run in softirq.
+ * LAST_ACK: the closing one), with its ids for the records' headers
+ * (containers); the others often run in softirq.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -17,6 +18,7 @@ char LICENSE[] SEC("license") = "GPL";
 
 /* A socket's last change, and its process once known. */
 struct sock_state {
+	struct bpfkit_record task; /* the owner's ids; zero while unknown */
 	__u64 changed_ns;
 	__u32 pid;
 	__u32 uid;
@@ -39,6 +41,7 @@ static __always_inline void take_owner(struct sock_state *s)
 		s->left_out = 1;
 		return;
 	}
+	bpfkit_record_task(&s->task);
 	s->pid = bpf_get_current_pid_tgid() >> 32;
 	s->uid = bpf_get_current_uid_gid();
 	bpf_get_current_comm(s->comm, sizeof(s->comm));
@@ -74,6 +77,7 @@ int tcpstates_change(struct trace_event_raw_inet_sock_set_state *ctx)
 	/* With -p, -u, -c or --cgroup, a change needs an owner that passes. */
 	if (!s->left_out && (!bpfkit_filtering() || s->owned) &&
 	    bpfkit_flow_selected(&e.flow)) {
+		e.rec = s->task;
 		e.skaddr = (__u64)ctx->skaddr;
 		e.oldstate = ctx->oldstate;
 		e.newstate = ctx->newstate;
@@ -81,7 +85,7 @@ int tcpstates_change(struct trace_event_raw_inet_sock_set_state *ctx)
 		e.pid = s->pid;
 		e.uid = s->uid;
 		__builtin_memcpy(e.comm, s->comm, sizeof(e.comm));
-		bpfkit_emit(ctx, &e.rec, sizeof(e));
+		bpfkit_emit_stamped(ctx, &e.rec, sizeof(e));
 	}
 	if (ctx->newstate == BPFKIT_TCP_CLOSE)
 		bpfkit_sock_forget(&tcpstates_socks, ctx->skaddr);

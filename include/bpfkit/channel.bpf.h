@@ -117,6 +117,9 @@ static __always_inline long bpfkit_emit_perf(void *ctx, const void *data,
 	return 0;
 }
 
+/* The initial pid namespace's inode number (PROC_PID_INIT_INO, since 3.8). */
+#define BPFKIT_PROC_PID_INIT_INO 0xEFFFFFFCU
+
 /*
  * The process id of task T as its own pid namespace sees it (what getpid()
  * returns in T: its group leader's pid->numbers[pid->level]), and that
@@ -133,32 +136,34 @@ static __always_inline __u32 bpfkit_pid_nr(const struct pid *pid,
 }
 
 /*
- * Stamp REC with the current task's cgroup v2 id, its mount and pid
- * namespaces and its process id in its own pid namespace (for containers).
+ * Stamp REC with task T's mount and pid namespaces and its process id in
+ * its own pid namespace. BTF: T is a pointer the verifier trusts
+ * (bpf_get_current_task_btf(), a tp_btf argument), read by plain loads, no
+ * helper; else T is read by bpf_probe_read_kernel().
  */
-static __always_inline void bpfkit_record_task(struct bpfkit_record *rec)
+static __always_inline void bpfkit_record_ns(struct bpfkit_record *rec,
+					     const struct task_struct *task,
+					     bool btf)
 {
-	struct task_struct *task;
 	struct pid *pid;
 
 	rec->reserved = 0;
-	if (bpfkit_has_task_btf()) {
-		/* Plain loads through the task's BTF pointers: no helper. */
-		task = bpf_get_current_task_btf();
-		rec->cgroup_id = task->cgroups->dfl_cgrp->kn->id;
+	if (btf) {
 		rec->mntns = task->nsproxy->mnt_ns->ns.inum;
-		pid = task->group_leader->thread_pid;
-		if (!pid->level) {
-			/* The initial pid namespace's: no helper either. */
-			rec->pidns_pid = pid->numbers[0].nr;
-			rec->pidns = pid->numbers[0].ns->ns.inum;
+		/*
+		 * A process's threads share its pid namespace, for good: in
+		 * the initial one (level 0) its pid is the tgid and the
+		 * namespace's inode a constant; no helper, two loads fewer.
+		 */
+		if (!task->thread_pid->level) {
+			rec->pidns_pid = task->tgid;
+			rec->pidns = BPFKIT_PROC_PID_INIT_INO;
 			return;
 		}
+		pid = task->group_leader->thread_pid;
 		rec->pidns_pid = bpfkit_pid_nr(pid, pid->level, &rec->pidns);
 		return;
 	}
-	task = (struct task_struct *)bpf_get_current_task();
-	rec->cgroup_id = bpf_get_current_cgroup_id();
 	rec->mntns = BPF_CORE_READ(task, nsproxy, mnt_ns, ns.inum);
 	pid = BPF_CORE_READ(task, group_leader, thread_pid);
 	rec->pidns_pid =
@@ -166,18 +171,41 @@ static __always_inline void bpfkit_record_task(struct bpfkit_record *rec)
 }
 
 /*
- * Send one record to user space, stamped with the kernel's monotonic clock
- * (bpf_ktime_get_ns()) in its header, REC: the first member of every record.
- * Every attempt is counted as produced and every failure as dropped, so user
- * space can account for each record. Wakeups are batched: the reader is
- * woken once bpfkit_channel_cfg.wakeup records are pending, or at once when
- * it was last woken longer than wakeup_budget_ns ago (so a lone record is
- * not kept waiting), and flushes whatever is left on its poll timeout.
- * An event bpfkit_admit() turns away (--sample, --rate-limit) is counted
- * produced and sampled or throttled, and returns 0 unsent.
+ * Stamp REC with task T's ids, for a record about a task other than the
+ * current one (the one a sched_switch runs): its cgroup v2 id, its
+ * namespaces and its pid in its pid namespace; BTF as bpfkit_record_ns().
+ * Send it with bpfkit_emit_stamped().
  */
-static __always_inline long bpfkit_emit(void *ctx, struct bpfkit_record *rec,
-					__u64 size)
+static __always_inline void
+bpfkit_record_task_of(struct bpfkit_record *rec, const struct task_struct *task,
+		      bool btf)
+{
+	rec->cgroup_id = btf ? task->cgroups->dfl_cgrp->kn->id :
+			       BPF_CORE_READ(task, cgroups, dfl_cgrp, kn, id);
+	bpfkit_record_ns(rec, task, btf);
+}
+
+/*
+ * Stamp REC with the current task's ids (for containers): bpfkit_emit()
+ * does for every record; a tool that sends a record later, from another
+ * task (a softirq), stamps it here while the task it is about runs, keeps
+ * it, and sends it with bpfkit_emit_stamped().
+ */
+static __always_inline void bpfkit_record_task(struct bpfkit_record *rec)
+{
+	if (bpfkit_has_task_btf()) {
+		bpfkit_record_task_of(rec, bpf_get_current_task_btf(), true);
+		return;
+	}
+	/* One helper call for the cgroup, not four reads. */
+	rec->cgroup_id = bpf_get_current_cgroup_id();
+	bpfkit_record_ns(rec, (struct task_struct *)bpf_get_current_task(),
+			 false);
+}
+
+/* bpfkit_emit(), which stamps REC's task ids when STAMP_TASK. */
+static __always_inline long bpfkit_send(void *ctx, struct bpfkit_record *rec,
+					__u64 size, bool stamp_task)
 {
 	struct bpfkit_stats *stats;
 	__u32 zero = 0;
@@ -191,7 +219,8 @@ static __always_inline long bpfkit_emit(void *ctx, struct bpfkit_record *rec,
 		return 0;
 
 	rec->ktime_ns = bpf_ktime_get_ns();
-	bpfkit_record_task(rec);
+	if (stamp_task)
+		bpfkit_record_task(rec);
 	if (bpfkit_channel_cfg.ringbuf)
 		err = bpfkit_emit_ring(rec, size, rec->ktime_ns);
 	else
@@ -199,6 +228,37 @@ static __always_inline long bpfkit_emit(void *ctx, struct bpfkit_record *rec,
 	if (err)
 		__sync_fetch_and_add(&stats->dropped, 1);
 	return err;
+}
+
+/*
+ * Send one record to user space, stamped with the kernel's monotonic clock
+ * (bpf_ktime_get_ns()) and the current task's ids (bpfkit_record_task())
+ * in its header, REC: the first member of every record.
+ * Every attempt is counted as produced and every failure as dropped, so user
+ * space can account for each record. Wakeups are batched: the reader is
+ * woken once bpfkit_channel_cfg.wakeup records are pending, or at once when
+ * it was last woken longer than wakeup_budget_ns ago (so a lone record is
+ * not kept waiting), and flushes whatever is left on its poll timeout.
+ * An event bpfkit_admit() turns away (--sample, --rate-limit) is counted
+ * produced and sampled or throttled, and returns 0 unsent.
+ */
+static __always_inline long bpfkit_emit(void *ctx, struct bpfkit_record *rec,
+					__u64 size)
+{
+	return bpfkit_send(ctx, rec, size, true);
+}
+
+/*
+ * bpfkit_emit() for a record about another task than the current one: REC
+ * holds that task's ids already (bpfkit_record_task() while it ran, or
+ * bpfkit_record_task_of()), all zero when it is not known (user space
+ * shows such a task as unknown, not as the host's); only the time is
+ * stamped.
+ */
+static __always_inline long
+bpfkit_emit_stamped(void *ctx, struct bpfkit_record *rec, __u64 size)
+{
+	return bpfkit_send(ctx, rec, size, false);
 }
 
 /* Why an event was given up before it reached bpfkit_emit(). */

@@ -25,8 +25,10 @@ struct bpfkit_channel_cfg {
 struct bpfkit_record {
 	__u64 ktime_ns;
 	/*
-	 * The task that sent it, for the container room (user/lib/container.c):
-	 * bpfkit_emit() fills these too.
+	 * The task it is about, for the container room (user/lib/container.c):
+	 * bpfkit_emit() fills these from the task that sends it; a record
+	 * about another task (a socket's owner, a task woken) carries that
+	 * task's (bpfkit_emit_stamped()), all zero when it is not known.
 	 */
 	__u64 cgroup_id; /* its cgroup v2 id (kernfs id) */
 	__u32 mntns; /* its mount namespace's inode number */

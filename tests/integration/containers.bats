@@ -176,6 +176,130 @@ json_of() {
 	[ "$(jq -r .container.id <<<"$line")" = "$A_ID" ]
 }
 
+# a_session: a loopback session from container A to a server of the host's
+# (its cgroup and mount namespace) in A's network namespace (nsenter
+# --net): tcp-trigger's sink, which reads to the end and closes after the
+# client (busybox nc) sent a line and shut its side, so that the client's
+# last change (FIN_WAIT2 -> CLOSE, at the server's FIN) runs in the
+# server's task, not the client's. Sets PORT, the server's.
+a_session() {
+	local cpid sink=$BATS_TEST_TMPDIR/sink spid
+	cpid=$(pm inspect -f '{{.State.Pid}}' "$A")
+	: >"$sink"
+	nsenter -t "$cpid" -n "$HELPERS/tcp-trigger" bk-sink sink 127.0.0.1 0 \
+		>"$sink" &
+	spid=$!
+	wait_for "$sink" '^sink [0-9]+$' 10
+	PORT=$(sed -n 's/^sink //p' "$sink")
+	pm exec "$A" /bin/sh -c "echo x | nc 127.0.0.1 $PORT"
+	wait "$spid"
+	grep -q '^sunk 2$' "$sink"
+}
+
+# A's mount namespace and the host's.
+a_mntns() {
+	stat -L -c %i "/proc/$(pm inspect -f '{{.State.Pid}}' "$A")/ns/mnt"
+}
+
+@test "containers: tcplife: a session's record names its owner's container, though sent from the peer's task; the host's server none" {
+	need_podman
+	start_tool tcplife -j
+	a_session
+	sleep 0.5
+	stop_tool
+	[ "$TOOL_STATUS" = 0 ]
+	client=$(jq -c --argjson p "$PORT" 'select(.dport == $p)' "$OUT")
+	server=$(jq -c --argjson p "$PORT" 'select(.sport == $p)' "$OUT")
+	[ -n "$client" ]
+	[ -n "$server" ]
+	[ "$(jq -r .container.name <<<"$client")" = "$A" ]
+	[ "$(jq -r .container.id <<<"$client")" = "$A_ID" ]
+	[ "$(jq -r .mntns <<<"$client")" = "$(a_mntns)" ]
+	[ "$(jq -r .comm <<<"$client")" = nc ]
+	[ "$(jq -r .comm <<<"$server")" = bk-sink ]
+	[ "$(jq -r 'has("container")' <<<"$server")" = false ]
+	[ "$(jq -r .mntns <<<"$server")" = "$(stat -L -c %i /proc/self/ns/mnt)" ]
+}
+
+@test "containers: tcplife --container NAME: its sessions only, sent from another task's too; a host session counted as filtered" {
+	need_podman
+	start_tool tcplife -j --container "$A"
+	a_session
+	"$HELPERS/tcp-trigger" bk-host session 127.0.0.1 10 10 0 >/dev/null
+	sleep 0.5
+	stop_tool
+	[ "$TOOL_STATUS" = 0 ]
+	[ -n "$(jq -c --argjson p "$PORT" 'select(.dport == $p)' "$OUT")" ]
+	# The server's session (the host's) and the host's two are left out.
+	[ "$(jq -r 'select(.type != "summary") | .container.name' "$OUT" | sort -u)" = "$A" ]
+	[ "$(jq -r 'select(.type != "summary") | .comm' "$OUT" | sort -u)" = nc ]
+	filtered=$(jq -r 'select(.type == "summary") | .filtered' "$OUT")
+	[ "$filtered" -ge 3 ]
+}
+
+@test "containers: tcpstates: each change names the socket's owner's container; a change before the owner is known has zero ids, ? in the column" {
+	need_podman
+	start_tool tcpstates -j
+	a_session
+	sleep 0.5
+	stop_tool
+	[ "$TOOL_STATUS" = 0 ]
+	host=$(stat -L -c %i /proc/self/ns/mnt)
+	# The client's, its CLOSE at the server's FIN included: A's.
+	[ "$(jq -r --argjson p "$PORT" 'select(.dport == $p) | .newstate' "$OUT" | grep -c CLOSE)" -ge 1 ]
+	[ "$(jq -r --argjson p "$PORT" 'select(.dport == $p) | .container.name' "$OUT" | sort -u)" = "$A" ]
+	# The server's socket, from the listener's clone in softirq until its
+	# owner closes it: zeros; from then on the host's.
+	unknown=$(jq -c --argjson p "$PORT" 'select(.sport == $p and .newstate == "SYN_RECV")' "$OUT")
+	[ -n "$unknown" ]
+	[ "$(jq -r '[.cgroup_id, .mntns, .pidns, .pidns_pid] | join(" ")' <<<"$unknown")" = "0 0 0 0" ]
+	[ "$(jq -r 'has("container")' <<<"$unknown")" = false ]
+	[ "$(jq -r --argjson p "$PORT" 'select(.sport == $p and .newstate == "LAST_ACK") | .mntns' "$OUT")" = "$host" ]
+	start_tool tcpstates --containers
+	a_session
+	sleep 0.5
+	stop_tool
+	[ "$TOOL_STATUS" = 0 ]
+	head -1 "$OUT" | grep -Eq '^CONTAINER +SKADDR'
+	grep -Eq "^\? +[0-9a-f]+ +- +- .* $PORT .* LISTEN +SYN_RECV " "$OUT"
+	grep -Eq "^$A +[0-9a-f]+ .* nc .* $PORT +FIN_WAIT2 +CLOSE " "$OUT"
+	grep -Eq "^- +[0-9a-f]+ .* bk-sink .* $PORT .* CLOSE_WAIT +LAST_ACK " "$OUT"
+}
+
+@test "containers: tcpconnlat: a connect's latency names the connecting task's container" {
+	need_podman
+	start_tool tcpconnlat -j
+	a_session
+	sleep 0.5
+	stop_tool
+	[ "$TOOL_STATUS" = 0 ]
+	line=$(jq -c --argjson p "$PORT" 'select(.dport == $p)' "$OUT")
+	[ -n "$line" ]
+	[ "$(jq -r .container.name <<<"$line")" = "$A" ]
+	[ "$(jq -r .mntns <<<"$line")" = "$(a_mntns)" ]
+}
+
+@test "containers: runqslower: a wait names the waiting task's container, not the one it took the CPU from" {
+	need_podman
+	hog=bk-hogr-$$
+	pm run -d --name "$hog" "$IMAGE" /bin/sh -c 'while :; do :; done' >/dev/null
+	hpid=$(pm inspect -f '{{.State.Pid}}' "$hog")
+	start_tool runqslower -j 0
+	sleep 2
+	stop_tool
+	pm rm -f -t 0 "$hog" >/dev/null
+	[ "$TOOL_STATUS" = 0 ]
+	# The hog's waits: its container's, pid 1 in its own pid namespace.
+	mine=$(jq -c --argjson p "$hpid" 'select(.pid == $p)' "$OUT")
+	[ -n "$mine" ]
+	[ "$(jq -r .container.name <<<"$mine" | sort -u)" = "$hog" ]
+	[ "$(jq -r .pidns_pid <<<"$mine" | sort -u)" = 1 ]
+	# Other tasks' waits, sent as they took the CPU from the hog: not its.
+	theirs=$(jq -c --argjson p "$hpid" 'select(.type != "summary" and .prev_pid == $p and .pid != $p)' "$OUT")
+	[ -n "$theirs" ]
+	[ -z "$(jq -c --arg c "$hog" 'select(.container.name == $c)' <<<"$theirs")" ]
+}
+
 @test "containers: execsnoop --container NAME: that container's events only, the other's counted as filtered" {
 	need_podman
 	start_tool execsnoop -j --container "$A"

@@ -17,6 +17,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 #include <cmocka.h>
+#include "capture.h"
 #include "container.h"
 #include "output.h"
 
@@ -252,6 +253,39 @@ static void test_json_header(void **state)
 	free(buf);
 }
 
+static void print_time(const void *rec)
+{
+	bpfkit_print_time(rec);
+}
+
+/*
+ * A header of zeros names no task (a socket whose owner was not seen): no
+ * container, "?" in the column, not the host's "-"; and no selection
+ * passes it, --host-only neither.
+ */
+static void test_unknown_task(void **state)
+{
+	struct bpfkit_record rec = { .ktime_ns = 1 };
+	struct bpfkit_container_opts o = { .column = true };
+	char *out;
+
+	assert_true(bpfkit_record_task_unknown(&rec));
+	bpfkit_container_init(&o);
+	assert_null(bpfkit_container_of(&rec));
+	out = stdout_of(print_time, &rec);
+	assert_string_equal(out, "?            ");
+	free(out);
+	assert_true(bpfkit_container_wanted(&rec, sizeof(rec)));
+	o.host_only = true;
+	bpfkit_container_init(&o);
+	assert_false(bpfkit_container_wanted(&rec, sizeof(rec)));
+	o.host_only = false;
+	bpfkit_container_opt(&o, "web");
+	bpfkit_container_init(&o);
+	assert_false(bpfkit_container_wanted(&rec, sizeof(rec)));
+	bpfkit_container_init(&(struct bpfkit_container_opts){});
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -261,6 +295,7 @@ int main(void)
 		cmocka_unit_test(test_selected),
 		cmocka_unit_test(test_label),
 		cmocka_unit_test(test_json_header),
+		cmocka_unit_test(test_unknown_task),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

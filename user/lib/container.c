@@ -325,9 +325,11 @@ static void json_container(struct bpfkit_json *j,
 	bpfkit_json_object_end(j);
 }
 
-/* A record's CONTAINER column (--containers). */
+/* A record's CONTAINER column (--containers); "?": its task is not known. */
 static const char *column(const struct bpfkit_record *rec)
 {
+	if (bpfkit_record_task_unknown(rec))
+		return "?";
 	return bpfkit_container_label(bpfkit_container_of(rec));
 }
 
@@ -761,7 +763,11 @@ static struct cached_container *lookup(__u64 cgroup_id, __u32 mntns)
 const struct bpfkit_container *
 bpfkit_container_of(const struct bpfkit_record *rec)
 {
-	struct cached_container *e = lookup(rec->cgroup_id, rec->mntns);
+	struct cached_container *e;
+
+	if (bpfkit_record_task_unknown(rec))
+		return NULL;
+	e = lookup(rec->cgroup_id, rec->mntns);
 
 	return e && e->in_container ? &e->c : NULL;
 }
@@ -806,6 +812,9 @@ bool bpfkit_container_wanted(const void *data, size_t size)
 
 	if (!bpfkit_container_selecting() || size < sizeof(*rec))
 		return true;
+	/* Neither in a container nor on the host, for all we know. */
+	if (bpfkit_record_task_unknown(rec))
+		return false;
 	e = lookup(rec->cgroup_id, rec->mntns);
 	if (!e)
 		return bpfkit_container_selected(NULL);

@@ -71,8 +71,19 @@ const struct bpfkit_container_opts *bpfkit_container_opts(void);
 bool bpfkit_container_selecting(void);
 
 /*
- * The container REC's task ran in, NULL for the host (or none known):
- * cached per (cgroup id, mount namespace), valid until the next call.
+ * Whether REC's header names no task: a record about another task than
+ * the one that sent it (a socket's owner) whose task the kernel did not
+ * see (bpfkit_emit_stamped()); its ids are all zero.
+ */
+static inline bool bpfkit_record_task_unknown(const struct bpfkit_record *rec)
+{
+	return !rec->mntns;
+}
+
+/*
+ * The container REC's task ran in, NULL for the host (or none known, or
+ * an unknown task): cached per (cgroup id, mount namespace), valid until
+ * the next call.
  */
 const struct bpfkit_container *
 bpfkit_container_of(const struct bpfkit_record *rec);
@@ -87,7 +98,10 @@ bool bpfkit_container_selected(const struct bpfkit_container *c);
  */
 bool bpfkit_container_wanted(const void *data, size_t size);
 
-/* C's label in a column: its name, its id's first 12 digits, or "-". */
+/*
+ * C's label in a column: its name, its id's first 12 digits, or "-" (a
+ * record's column is "?" when its task is not known).
+ */
 const char *bpfkit_container_label(const struct bpfkit_container *c);
 
 struct bpf_object;
