@@ -78,6 +78,9 @@ bpfkit_task_container_pass(const struct task_struct *t)
 /* The same for the current task. */
 static __always_inline bool bpfkit_current_container_pass(void)
 {
+	/* The flag first: no helper call when nothing selects containers. */
+	if (!bpfkit_filter.containers)
+		return true;
 	return bpfkit_task_container_pass(
 		(struct task_struct *)bpf_get_current_task());
 }
