@@ -110,7 +110,7 @@ static __always_inline const struct path *base(const struct file_args *a,
 	struct fs_struct *fs = BPF_CORE_READ(task, fs);
 	struct file *f;
 
-	if (e->path[0] == '/')
+	if (e->data[0] == '/')
 		return &fs->root;
 	if (a->dfd == AT_FDCWD)
 		return &fs->pwd;
@@ -129,7 +129,7 @@ int file_exit(struct syscall_trace_exit *ctx)
 	struct file_args *a;
 	struct file *f;
 	long ret = ctx->ret, len = 0;
-	__u64 size;
+	__u32 depth;
 
 	a = bpf_map_lookup_elem(&filelife_args, &tid);
 	if (!a)
@@ -147,19 +147,21 @@ int file_exit(struct syscall_trace_exit *ctx)
 	if (!e)
 		goto out;
 	if (a->kind == FILELIFE_UNLINK) {
-		len = bpfkit_read_user_str(e->path, sizeof(e->path), a->path);
+		len = bpfkit_read_user_str(e->data, FILELIFE_PATH_MAX, a->path);
 		path = base(a, e);
 	}
 	e->pid = pid_tgid >> 32;
 	e->tid = tid;
 	e->uid = bpf_get_current_uid_gid();
 	e->kind = a->kind;
+	e->path_len = len;
 	bpf_get_current_comm(e->comm, sizeof(e->comm));
-	e->depth = path ? bpfkit_path_names(path, e->names) : 0;
-	size = a->kind == FILELIFE_UNLINK ?
-		       offsetof(struct filelife_event, path) + len :
-		       offsetof(struct filelife_event, path);
-	bpfkit_emit(ctx, &e->rec, size);
+	depth = path ? bpfkit_path_names(path, (void *)(e->data + len)) : 0;
+	e->depth = depth;
+	/* The bytes used only: a perf page holds a path of 25 names. */
+	bpfkit_emit(ctx, &e->rec,
+		    offsetof(struct filelife_event, data) + len +
+			    depth * BPFKIT_NAME_LEN);
 out:
 	bpf_map_delete_elem(&filelife_args, &tid);
 	return 0;
