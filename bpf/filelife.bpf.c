@@ -158,7 +158,7 @@ int file_exit(struct syscall_trace_exit *ctx)
 	bpf_get_current_comm(e->comm, sizeof(e->comm));
 	depth = path ? bpfkit_path_names(path, (void *)(e->data + len)) : 0;
 	e->depth = depth;
-	/* The bytes used only: a perf page holds a path of 25 names. */
+	/* The bytes used only: a perf page holds a create of 31 names. */
 	bpfkit_emit(ctx, &e->rec,
 		    offsetof(struct filelife_event, data) + len +
 			    depth * BPFKIT_NAME_LEN);
