@@ -9,18 +9,37 @@
 #include "vmlinux.h"
 #include <bpf/bpf_core_read.h>
 #include <bpf/bpf_helpers.h>
+#include "bpfkit/core_fixes.bpf.h"
 #include "bpfkit/files.h"
 
-/* The file open as FD in the current task's file table, or NULL. */
+/*
+ * The file open as FD in the current task's file table, or NULL. Through
+ * the task's BTF pointers where the kernel has them (plain loads), else a
+ * helper call per pointer; the table's slot is read by a helper either way.
+ */
 static __always_inline struct file *bpfkit_fd_file(long fd)
 {
-	struct task_struct *task = (void *)bpf_get_current_task();
-	struct fdtable *fdt = BPF_CORE_READ(task, files, fdt);
 	struct file **fds, *f = NULL;
+	struct fdtable *fdt;
+	unsigned int max_fds;
 
-	if (!fdt || fd < 0 || fd >= BPF_CORE_READ(fdt, max_fds))
+	if (bpfkit_has_task_btf()) {
+		fdt = bpf_get_current_task_btf()->files->fdt;
+		if (!fdt)
+			return NULL;
+		max_fds = fdt->max_fds;
+		fds = fdt->fd;
+	} else {
+		fdt = BPF_CORE_READ(
+			(struct task_struct *)bpf_get_current_task(), files,
+			fdt);
+		if (!fdt)
+			return NULL;
+		max_fds = BPF_CORE_READ(fdt, max_fds);
+		fds = BPF_CORE_READ(fdt, fd);
+	}
+	if (fd < 0 || fd >= max_fds)
 		return NULL;
-	fds = BPF_CORE_READ(fdt, fd);
 	bpf_core_read(&f, sizeof(f), &fds[fd]);
 	return f;
 }
