@@ -55,21 +55,23 @@ static __always_inline struct file *bpfkit_fd_file(long fd)
 static __always_inline __u32 bpfkit_path_names(const struct path *path,
 					       char (*names)[BPFKIT_NAME_LEN])
 {
-	struct dentry *d = BPF_CORE_READ(path, dentry), *parent;
+	struct dentry *d = BPF_CORE_READ(path, dentry), *parent, *root;
 	struct vfsmount *vfsmnt = BPF_CORE_READ(path, mnt);
 	struct mount *mnt, *up;
 	__u32 i;
 
 	mnt = (void *)vfsmnt - bpf_core_field_offset(struct mount, mnt);
+	root = BPF_CORE_READ(vfsmnt, mnt_root);
 	for (i = 0; i < BPFKIT_PATH_DEPTH; i++) {
 		parent = BPF_CORE_READ(d, d_parent);
-		if (d == BPF_CORE_READ(mnt, mnt.mnt_root) || d == parent) {
+		if (d == root || d == parent) {
 			/* A mount's root: go on from where it is mounted. */
 			up = BPF_CORE_READ(mnt, mnt_parent);
 			if (up == mnt)
 				break;
 			d = BPF_CORE_READ(mnt, mnt_mountpoint);
 			mnt = up;
+			root = BPF_CORE_READ(mnt, mnt.mnt_root);
 			names[i][0] = '\0';
 			continue;
 		}
