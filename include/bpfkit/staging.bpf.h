@@ -3,7 +3,8 @@
  * Syscalls traced at entry and exit: the entry stages the call's arguments
  * by thread id for a task the filters select, the exit looks them up, builds
  * the record (in a per-CPU scratch slot when too big for the stack) and
- * deletes them.
+ * deletes them; or, for calls made on every read or write, the thread
+ * keeps its entry and the exit only takes what it holds (bpfkit_stage_kept).
  */
 #ifndef BPFKIT_STAGING_BPF_H
 #define BPFKIT_STAGING_BPF_H
