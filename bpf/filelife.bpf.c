@@ -22,15 +22,18 @@ char LICENSE[] SEC("license") = "GPL";
  */
 #define FMODE_CREATED 0x100000
 
-/* A call in flight, by thread id: an open with O_CREAT, or an unlink. */
+/*
+ * A call in flight, by thread id (bpfkit_stage_kept()): an open with
+ * O_CREAT, or an unlink. A NULL path fails the call: nothing to stage.
+ */
 struct file_args {
-	__u64 path;
+	__u64 path; /* first: not 0 */
 	__s32 dfd;
 	__u32 kind;
 };
 
 struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
 	__uint(max_entries, 10240);
 	__type(key, __u32);
 	__type(value, struct file_args);
@@ -44,12 +47,12 @@ struct {
 	__type(value, struct filelife_event);
 } filelife_scratch SEC(".maps");
 
-static __always_inline int create_enter(__u64 flags)
+static __always_inline int create_enter(__u64 path, __u64 flags)
 {
-	struct file_args a = { .kind = FILELIFE_CREATE };
+	struct file_args a = { .path = path, .kind = FILELIFE_CREATE };
 
 	if (flags & O_CREAT)
-		bpfkit_stage(&filelife_args, &a);
+		bpfkit_stage_kept(&filelife_args, &a, sizeof(a));
 	return 0;
 }
 
@@ -58,20 +61,20 @@ static __always_inline int unlink_enter(__s32 dfd, __u64 path, __u64 flags)
 	struct file_args a = { path, dfd, FILELIFE_UNLINK };
 
 	if (!(flags & AT_REMOVEDIR))
-		bpfkit_stage(&filelife_args, &a);
+		bpfkit_stage_kept(&filelife_args, &a, sizeof(a));
 	return 0;
 }
 
 SEC("tracepoint/syscalls/sys_enter_open")
 int open_enter(struct syscall_trace_enter *ctx)
 {
-	return create_enter(ctx->args[1]);
+	return create_enter(ctx->args[0], ctx->args[1]);
 }
 
 SEC("tracepoint/syscalls/sys_enter_openat")
 int openat_enter(struct syscall_trace_enter *ctx)
 {
-	return create_enter(ctx->args[2]);
+	return create_enter(ctx->args[1], ctx->args[2]);
 }
 
 SEC("tracepoint/syscalls/sys_enter_openat2")
@@ -81,13 +84,13 @@ int openat2_enter(struct syscall_trace_enter *ctx)
 
 	/* The flags lead openat2(2)'s struct open_how, in user memory. */
 	bpf_probe_read_user(&flags, sizeof(flags), (const void *)ctx->args[2]);
-	return create_enter(flags);
+	return create_enter(ctx->args[1], flags);
 }
 
 SEC("tracepoint/syscalls/sys_enter_creat")
 int creat_enter(struct syscall_trace_enter *ctx)
 {
-	return create_enter(O_CREAT);
+	return create_enter(ctx->args[0], O_CREAT);
 }
 
 SEC("tracepoint/syscalls/sys_enter_unlink")
@@ -110,7 +113,7 @@ static __always_inline const struct path *base(const struct file_args *a,
 	struct fs_struct *fs = BPF_CORE_READ(task, fs);
 	struct file *f;
 
-	if (e->path[0] == '/')
+	if (e->data[0] == '/')
 		return &fs->root;
 	if (a->dfd == AT_FDCWD)
 		return &fs->pwd;
@@ -126,41 +129,38 @@ int file_exit(struct syscall_trace_exit *ctx)
 	const struct path *path = NULL;
 	struct filelife_event *e;
 	__u32 tid = pid_tgid;
-	struct file_args *a;
+	struct file_args a;
 	struct file *f;
 	long ret = ctx->ret, len = 0;
-	__u64 size;
+	__u32 depth;
 
-	a = bpf_map_lookup_elem(&filelife_args, &tid);
-	if (!a)
+	if (!bpfkit_take_kept(&filelife_args, &a, sizeof(a)) || ret < 0)
 		return 0;
-	if (ret < 0)
-		goto out;
-	if (a->kind == FILELIFE_CREATE) {
+	if (a.kind == FILELIFE_CREATE) {
 		/* An open of a file that existed created nothing. */
 		f = bpfkit_fd_file(ret);
 		if (!f || !(BPF_CORE_READ(f, f_mode) & FMODE_CREATED))
-			goto out;
+			return 0;
 		path = &f->f_path;
 	}
 	e = bpfkit_scratch(&filelife_scratch);
 	if (!e)
-		goto out;
-	if (a->kind == FILELIFE_UNLINK) {
-		len = bpfkit_read_user_str(e->path, sizeof(e->path), a->path);
-		path = base(a, e);
+		return 0;
+	if (a.kind == FILELIFE_UNLINK) {
+		len = bpfkit_read_user_str(e->data, FILELIFE_PATH_MAX, a.path);
+		path = base(&a, e);
 	}
 	e->pid = pid_tgid >> 32;
 	e->tid = tid;
 	e->uid = bpf_get_current_uid_gid();
-	e->kind = a->kind;
+	e->kind = a.kind;
+	e->path_len = len;
 	bpf_get_current_comm(e->comm, sizeof(e->comm));
-	e->depth = path ? bpfkit_path_names(path, e->names) : 0;
-	size = a->kind == FILELIFE_UNLINK ?
-		       offsetof(struct filelife_event, path) + len :
-		       offsetof(struct filelife_event, path);
-	bpfkit_emit(ctx, &e->rec, size);
-out:
-	bpf_map_delete_elem(&filelife_args, &tid);
+	depth = path ? bpfkit_path_names(path, (void *)(e->data + len)) : 0;
+	e->depth = depth;
+	/* The bytes used only: a perf page holds a create of 31 names. */
+	bpfkit_emit(ctx, &e->rec,
+		    offsetof(struct filelife_event, data) + len +
+			    depth * BPFKIT_NAME_LEN);
 	return 0;
 }

@@ -10,15 +10,15 @@
 
 char LICENSE[] SEC("license") = "GPL";
 
-/* A call in flight, by thread id. */
+/* A call in flight, by thread id (bpfkit_stage_kept()). */
 struct sync_args {
-	__u64 start_ns;
+	__u64 start_ns; /* first: not 0 */
 	__u64 arg;
 	__u32 call;
 };
 
 struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
 	__uint(max_entries, 10240);
 	__type(key, __u32);
 	__type(value, struct sync_args);
@@ -28,7 +28,7 @@ static __always_inline int enter(__u64 arg, __u32 call)
 {
 	struct sync_args a = { bpf_ktime_get_ns(), arg, call };
 
-	bpfkit_stage(&syncsnoop_args, &a);
+	bpfkit_stage_kept(&syncsnoop_args, &a, sizeof(a));
 	return 0;
 }
 
@@ -74,21 +74,18 @@ int sync_exit(struct syscall_trace_exit *ctx)
 {
 	__u64 pid_tgid = bpf_get_current_pid_tgid();
 	struct syncsnoop_event e = {};
-	__u32 tid = pid_tgid;
-	struct sync_args *a;
+	struct sync_args a;
 
-	a = bpf_map_lookup_elem(&syncsnoop_args, &tid);
-	if (!a)
+	if (!bpfkit_take_kept(&syncsnoop_args, &a, sizeof(a)))
 		return 0;
-	e.latency_ns = bpf_ktime_get_ns() - a->start_ns;
-	e.arg = a->arg;
-	e.call = a->call;
+	e.latency_ns = bpf_ktime_get_ns() - a.start_ns;
+	e.arg = a.arg;
+	e.call = a.call;
 	e.pid = pid_tgid >> 32;
-	e.tid = tid;
+	e.tid = pid_tgid;
 	e.uid = bpf_get_current_uid_gid();
 	e.ret = ctx->ret;
 	bpf_get_current_comm(e.comm, sizeof(e.comm));
 	bpfkit_emit(ctx, &e.rec, sizeof(e));
-	bpf_map_delete_elem(&syncsnoop_args, &tid);
 	return 0;
 }

@@ -17,8 +17,8 @@ enum filelife_kind {
 };
 
 /*
- * A create is sent without its path; an unlink with only as many path
- * bytes as the path has, NUL included.
+ * Sent with only the bytes it holds: an unlink's path (path_len bytes), then
+ * depth names, BPFKIT_NAME_LEN bytes each.
  */
 struct filelife_event {
 	struct bpfkit_record rec; /* first: the time it was sent */
@@ -27,13 +27,14 @@ struct filelife_event {
 	__u32 uid;
 	__u32 kind; /* enum filelife_kind */
 	__u32 depth; /* names held */
+	__u32 path_len; /* an unlink's path, as given, NUL included; 0 */
 	char comm[BPFKIT_COMM_LEN];
 	/*
-	 * Leaf first: a create's file; an unlink's base, where its path
-	 * starts (the task's root, working directory or directory fd).
+	 * The path, then the names, leaf first: a create's file; an
+	 * unlink's base, where its path starts (the task's root, working
+	 * directory or directory fd).
 	 */
-	char names[BPFKIT_PATH_DEPTH][BPFKIT_NAME_LEN];
-	char path[FILELIFE_PATH_MAX]; /* an unlink's path, as given */
+	char data[FILELIFE_PATH_MAX + BPFKIT_PATH_DEPTH * BPFKIT_NAME_LEN];
 };
 
 #endif /* FILELIFE_H */

@@ -97,30 +97,31 @@ static void add_rel(char parts[][BPFKIT_NAME_LEN], size_t max, size_t *np,
 
 /*
  * The path E is about, as both kinds of record give it: its last
- * BPFKIT_PATH_DEPTH components from the root of the mount tree, joined.
- * NULL when out of memory.
+ * BPFKIT_PATH_DEPTH components from the root of the mount tree (NAMES,
+ * leaf first), joined, and an unlink's path (REL, PATH_LEN bytes). NULL
+ * when out of memory.
  */
-static char *event_path(const struct filelife_event *e, size_t path_len)
+static char *event_path(const struct filelife_event *e,
+			const char (*names)[BPFKIT_NAME_LEN], const char *rel,
+			size_t path_len)
 {
 	static char parts[BPFKIT_PATH_DEPTH][BPFKIT_NAME_LEN];
-	__u32 depth = e->depth < BPFKIT_PATH_DEPTH ? e->depth :
-						     BPFKIT_PATH_DEPTH;
 	size_t n = 0, i, len = 2;
 	char *path, *p;
 
 	/* Root first; an empty name is a mount crossed. */
-	for (i = depth; i-- > 0;) {
-		if (!e->names[i][0])
+	for (i = e->depth; i-- > 0;) {
+		if (!names[i][0])
 			continue;
-		memcpy(parts[n], e->names[i], BPFKIT_NAME_LEN);
+		memcpy(parts[n], names[i], BPFKIT_NAME_LEN);
 		parts[n++][BPFKIT_NAME_LEN - 1] = '\0';
 	}
 	if (e->kind == FILELIFE_UNLINK) {
-		char rel[FILELIFE_PATH_MAX];
+		char path_rel[FILELIFE_PATH_MAX];
 
-		memcpy(rel, e->path, path_len);
-		rel[path_len] = '\0';
-		add_rel(parts, BPFKIT_PATH_DEPTH, &n, rel);
+		memcpy(path_rel, rel, path_len);
+		path_rel[path_len] = '\0';
+		add_rel(parts, BPFKIT_PATH_DEPTH, &n, path_rel);
 	}
 	for (i = 0; i < n; i++)
 		len += strlen(parts[i]) + 1;
@@ -160,18 +161,20 @@ static void print_removed(const struct filelife_event *e,
 /* Remember a created file; print a removed one that was created. */
 static enum bpfkit_verdict print_event(void *ctx, const void *data, size_t size)
 {
-	const size_t head = offsetof(struct filelife_event, path);
+	const size_t head = offsetof(struct filelife_event, data);
 	const struct filelife_event *e = data;
 	struct created key = {}, *c, **found;
 	size_t path_len = 0;
 
-	if (size < head)
+	/* The path's bytes, then the names' (a path fills FILELIFE_PATH_MAX). */
+	if (size < head || e->path_len > FILELIFE_PATH_MAX ||
+	    e->depth > BPFKIT_PATH_DEPTH ||
+	    size - head < e->path_len + e->depth * BPFKIT_NAME_LEN)
 		return BPFKIT_UNREADABLE;
 	if (e->kind == FILELIFE_UNLINK)
-		path_len = strnlen(e->path, size - head < FILELIFE_PATH_MAX ?
-						    size - head :
-						    FILELIFE_PATH_MAX - 1);
-	key.path = event_path(e, path_len);
+		path_len = strnlen(e->data, e->path_len ? e->path_len - 1 : 0);
+	key.path = event_path(e, (const void *)(e->data + e->path_len), e->data,
+			      path_len);
 	if (!key.path)
 		return BPFKIT_UNREADABLE;
 	found = tfind(&key, &created_files, by_path);

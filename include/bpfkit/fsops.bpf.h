@@ -32,16 +32,16 @@
 /* -t: the types traced (n 0: all). */
 const volatile struct bpfkit_fs_types bpfkit_fs_types;
 
-/* A call in flight, staged at its entry by thread id. */
+/* A call in flight, staged at its entry by thread id (bpfkit_stage_kept()). */
 struct bpfkit_fs_call {
-	__u64 start_ns;
+	__u64 start_ns; /* first: not 0 */
 	__s64 pos; /* pread64, pwrite64: the offset asked; else -1 */
 	__u32 fd; /* the file's; an open's, its result at exit */
 	__u32 op; /* enum bpfkit_fs_op */
 };
 
 struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
 	__uint(max_entries, 10240);
 	__type(key, __u32);
 	__type(value, struct bpfkit_fs_call);
@@ -66,6 +66,23 @@ static __always_inline bool fs_type_wanted(const __u64 *type)
 }
 
 /*
+ * A file system type's name, zero-padded, and whether -t traces it: read
+ * the first time a type is seen, by its struct file_system_type, so that a
+ * call reads a pointer rather than a string.
+ */
+struct bpfkit_fs_type {
+	__u64 name[BPFKIT_FS_TYPE_LEN / 8];
+	__u64 wanted;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 256);
+	__type(key, __u64);
+	__type(value, struct bpfkit_fs_type);
+} bpfkit_fs_types_seen SEC(".maps");
+
+/*
  * The regular file call C was made on, with its file system type's name
  * in TYPE (BPFKIT_FS_TYPE_LEN bytes, 8-aligned); NULL when its fd holds
  * none, another kind of file (a pipe's or a socket's waits are not file
@@ -75,18 +92,35 @@ static __always_inline struct file *
 bpfkit_fs_file(const struct bpfkit_fs_call *c, char *type)
 {
 	struct file *f = bpfkit_fd_file(c->fd);
-	struct inode *inode;
+	struct bpfkit_fs_type *t, seen = {};
+	struct file_system_type *fst;
 	__u64 *words = (__u64 *)type;
+	struct inode *inode;
+	__u64 key;
 
 	if (!f)
 		return NULL;
 	inode = BPF_CORE_READ(f, f_inode);
 	if ((BPF_CORE_READ(inode, i_mode) & BPFKIT_S_IFMT) != BPFKIT_S_IFREG)
 		return NULL;
-	words[0] = words[1] = 0;
-	bpf_probe_read_kernel_str(type, BPFKIT_FS_TYPE_LEN,
-				  BPF_CORE_READ(inode, i_sb, s_type, name));
-	return fs_type_wanted(words) ? f : NULL;
+	fst = BPF_CORE_READ(inode, i_sb, s_type);
+	key = (__u64)fst;
+	t = bpf_map_lookup_elem(&bpfkit_fs_types_seen, &key);
+	if (t) {
+		seen = *t;
+	} else {
+		/* A full map: the name read again next time. */
+		bpf_probe_read_kernel_str(seen.name, BPFKIT_FS_TYPE_LEN,
+					  BPF_CORE_READ(fst, name));
+		seen.wanted = fs_type_wanted(seen.name);
+		bpf_map_update_elem(&bpfkit_fs_types_seen, &key, &seen,
+				    BPF_NOEXIST);
+	}
+	if (!seen.wanted)
+		return NULL;
+	words[0] = seen.name[0];
+	words[1] = seen.name[1];
+	return f;
 }
 
 static __always_inline void fs_done(void *ctx, const struct bpfkit_fs_call *c,
@@ -101,25 +135,22 @@ static __always_inline int fs_enter(__u32 op, __u64 fd, __s64 pos)
 		.op = op,
 	};
 
-	bpfkit_stage(&bpfkit_fs_calls, &c);
+	bpfkit_stage_kept(&bpfkit_fs_calls, &c, sizeof(c));
 	return 0;
 }
 
 static __always_inline int fs_exit(void *ctx, long ret)
 {
-	__u32 tid = bpf_get_current_pid_tgid();
-	struct bpfkit_fs_call *c;
+	struct bpfkit_fs_call c;
 	__u64 ns;
 
-	c = bpf_map_lookup_elem(&bpfkit_fs_calls, &tid);
-	if (!c)
+	if (!bpfkit_take_kept(&bpfkit_fs_calls, &c, sizeof(c)))
 		return 0;
-	ns = bpf_ktime_get_ns() - c->start_ns;
-	if (c->op == BPFKIT_FS_OPEN)
-		c->fd = ret;
-	if (c->op != BPFKIT_FS_OPEN || ret >= 0)
-		fs_done(ctx, c, ns, ret);
-	bpf_map_delete_elem(&bpfkit_fs_calls, &tid);
+	ns = bpf_ktime_get_ns() - c.start_ns;
+	if (c.op == BPFKIT_FS_OPEN)
+		c.fd = ret;
+	if (c.op != BPFKIT_FS_OPEN || ret >= 0)
+		fs_done(ctx, &c, ns, ret);
 	return 0;
 }
 
