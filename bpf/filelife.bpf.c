@@ -23,17 +23,17 @@ char LICENSE[] SEC("license") = "GPL";
 #define FMODE_CREATED 0x100000
 
 /*
- * A call in flight, by thread id (bpfkit_stage_kept()): an open with
- * O_CREAT, or an unlink. A NULL path fails the call: nothing to stage.
+ * A call in flight, by thread id (bpfkit_stage()): an open with O_CREAT,
+ * or an unlink. A NULL path fails the call: nothing to stage.
  */
 struct file_args {
-	__u64 path; /* first: not 0 */
+	__u64 path;
 	__s32 dfd;
 	__u32 kind;
 };
 
 struct {
-	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, 10240);
 	__type(key, __u32);
 	__type(value, struct file_args);
@@ -52,7 +52,7 @@ static __always_inline int create_enter(__u64 path, __u64 flags)
 	struct file_args a = { .path = path, .kind = FILELIFE_CREATE };
 
 	if (flags & O_CREAT)
-		bpfkit_stage_kept(&filelife_args, &a, sizeof(a));
+		bpfkit_stage(&filelife_args, &a);
 	return 0;
 }
 
@@ -61,7 +61,7 @@ static __always_inline int unlink_enter(__s32 dfd, __u64 path, __u64 flags)
 	struct file_args a = { path, dfd, FILELIFE_UNLINK };
 
 	if (!(flags & AT_REMOVEDIR))
-		bpfkit_stage_kept(&filelife_args, &a, sizeof(a));
+		bpfkit_stage(&filelife_args, &a);
 	return 0;
 }
 
@@ -134,7 +134,7 @@ int file_exit(struct syscall_trace_exit *ctx)
 	long ret = ctx->ret, len = 0;
 	__u32 depth;
 
-	if (!bpfkit_take_kept(&filelife_args, &a, sizeof(a)) || ret < 0)
+	if (!bpfkit_unstage(&filelife_args, &a, sizeof(a)) || ret < 0)
 		return 0;
 	if (a.kind == FILELIFE_CREATE) {
 		/* An open of a file that existed created nothing. */

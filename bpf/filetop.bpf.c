@@ -24,11 +24,9 @@ const volatile bool all_files;
 __u64 filetop_missed;
 
 /*
- * A read or write in flight, by thread id: its file (NULL: none), and its
- * row's key. Each thread keeps its entry from call to call, written in
- * place at the entry and emptied at the exit: two lookups a call rather
- * than an insertion, a lookup and a deletion; the least recently used
- * threads' entries make room for new ones.
+ * A read or write in flight, by thread id: its file and its row's key,
+ * made at the entry and deleted at the exit. A plain hash: an LRU one
+ * would forget the call in flight longest, without a word.
  */
 struct io_args {
 	struct file *file;
@@ -38,7 +36,7 @@ struct io_args {
 };
 
 struct {
-	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, 10240);
 	__type(key, __u32);
 	__type(value, struct io_args);
@@ -66,7 +64,7 @@ static __always_inline __u32 file_type(__u32 mode)
 static __always_inline int enter(long fd, bool write)
 {
 	__u64 pid_tgid = bpf_get_current_pid_tgid();
-	struct io_args a = { .key.pid = pid_tgid >> 32, .write = write }, *kept;
+	struct io_args a = { .key.pid = pid_tgid >> 32, .write = write };
 	__u32 tid = pid_tgid;
 	struct inode *inode;
 	struct file *f;
@@ -84,11 +82,7 @@ static __always_inline int enter(long fd, bool write)
 		return 0;
 	a.key.dev = BPF_CORE_READ(inode, i_sb, s_dev);
 	a.key.ino = BPF_CORE_READ(inode, i_ino);
-	kept = bpf_map_lookup_elem(&filetop_args, &tid);
-	if (kept)
-		*kept = a;
-	else
-		bpf_map_update_elem(&filetop_args, &tid, &a, BPF_ANY);
+	bpf_map_update_elem(&filetop_args, &tid, &a, BPF_ANY);
 	return 0;
 }
 
@@ -161,7 +155,7 @@ static __always_inline int leave(long ret)
 	struct file *f;
 
 	a = bpf_map_lookup_elem(&filetop_args, &tid);
-	if (!a || !a->file)
+	if (!a)
 		return 0;
 	if (ret < 0)
 		goto out;
@@ -190,7 +184,7 @@ static __always_inline int leave(long ret)
 		__sync_fetch_and_add(&v->read_bytes, ret);
 	}
 out:
-	a->file = NULL;
+	bpf_map_delete_elem(&filetop_args, &tid);
 	return 0;
 }
 

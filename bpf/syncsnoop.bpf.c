@@ -10,15 +10,15 @@
 
 char LICENSE[] SEC("license") = "GPL";
 
-/* A call in flight, by thread id (bpfkit_stage_kept()). */
+/* A call in flight, by thread id (bpfkit_stage()). */
 struct sync_args {
-	__u64 start_ns; /* first: not 0 */
+	__u64 start_ns;
 	__u64 arg;
 	__u32 call;
 };
 
 struct {
-	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, 10240);
 	__type(key, __u32);
 	__type(value, struct sync_args);
@@ -28,7 +28,7 @@ static __always_inline int enter(__u64 arg, __u32 call)
 {
 	struct sync_args a = { bpf_ktime_get_ns(), arg, call };
 
-	bpfkit_stage_kept(&syncsnoop_args, &a, sizeof(a));
+	bpfkit_stage(&syncsnoop_args, &a);
 	return 0;
 }
 
@@ -76,7 +76,7 @@ int sync_exit(struct syscall_trace_exit *ctx)
 	struct syncsnoop_event e = {};
 	struct sync_args a;
 
-	if (!bpfkit_take_kept(&syncsnoop_args, &a, sizeof(a)))
+	if (!bpfkit_unstage(&syncsnoop_args, &a, sizeof(a)))
 		return 0;
 	e.latency_ns = bpf_ktime_get_ns() - a.start_ns;
 	e.arg = a.arg;

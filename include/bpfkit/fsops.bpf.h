@@ -32,16 +32,16 @@
 /* -t: the types traced (n 0: all). */
 const volatile struct bpfkit_fs_types bpfkit_fs_types;
 
-/* A call in flight, staged at its entry by thread id (bpfkit_stage_kept()). */
+/* A call in flight, staged at its entry by thread id (bpfkit_stage()). */
 struct bpfkit_fs_call {
-	__u64 start_ns; /* first: not 0 */
+	__u64 start_ns;
 	__s64 pos; /* pread64, pwrite64: the offset asked; else -1 */
 	__u32 fd; /* the file's; an open's, its result at exit */
 	__u32 op; /* enum bpfkit_fs_op */
 };
 
 struct {
-	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, 10240);
 	__type(key, __u32);
 	__type(value, struct bpfkit_fs_call);
@@ -135,7 +135,7 @@ static __always_inline int fs_enter(__u32 op, __u64 fd, __s64 pos)
 		.op = op,
 	};
 
-	bpfkit_stage_kept(&bpfkit_fs_calls, &c, sizeof(c));
+	bpfkit_stage(&bpfkit_fs_calls, &c);
 	return 0;
 }
 
@@ -144,7 +144,7 @@ static __always_inline int fs_exit(void *ctx, long ret)
 	struct bpfkit_fs_call c;
 	__u64 ns;
 
-	if (!bpfkit_take_kept(&bpfkit_fs_calls, &c, sizeof(c)))
+	if (!bpfkit_unstage(&bpfkit_fs_calls, &c, sizeof(c)))
 		return 0;
 	ns = bpf_ktime_get_ns() - c.start_ns;
 	if (c.op == BPFKIT_FS_OPEN)

@@ -3,8 +3,7 @@
  * Syscalls traced at entry and exit: the entry stages the call's arguments
  * by thread id for a task the filters select, the exit looks them up, builds
  * the record (in a per-CPU scratch slot when too big for the stack) and
- * deletes them; or, for calls made on every read or write, the thread
- * keeps its entry and the exit only takes what it holds (bpfkit_stage_kept).
+ * deletes them (bpfkit_unstage()).
  */
 #ifndef BPFKIT_STAGING_BPF_H
 #define BPFKIT_STAGING_BPF_H
@@ -31,43 +30,21 @@ static __always_inline void bpfkit_stage(void *map, const void *args)
 }
 
 /*
- * Staging for the syscalls a tool times on every call, in an LRU hash MAP
- * keyed by thread id whose entry a thread keeps from call to call: the
- * entry writes ARGS (SIZE bytes, their first 8 not zero) over it in place,
- * the exit takes them, bpfkit_take_kept(), zeroing those 8: two lookups a
- * call rather than an insertion, a lookup and a deletion. The least
- * recently used threads' entries make room for new threads.
+ * Copy into ARGS (SIZE bytes) what bpfkit_stage() put in MAP for the
+ * current thread, and delete it: false when nothing was staged (a call in
+ * flight when the tool started, or one the filters left out). A plain hash,
+ * never an LRU one: an LRU would forget the call in flight longest, the
+ * slowest, without a word, where a full hash is counted.
  */
-static __always_inline void bpfkit_stage_kept(void *map, const void *args,
-					      __u32 size)
+static __always_inline bool bpfkit_unstage(void *map, void *args, __u32 size)
 {
 	__u32 tid = bpf_get_current_pid_tgid();
-	void *kept;
+	void *staged = bpf_map_lookup_elem(map, &tid);
 
-	if (!bpfkit_selected())
-		return;
-	if (!bpfkit_admit_entry())
-		return;
-	kept = bpf_map_lookup_elem(map, &tid);
-	if (kept)
-		__builtin_memcpy(kept, args, size);
-	else if (bpf_map_update_elem(map, &tid, args, BPF_ANY))
-		bpfkit_drop(BPFKIT_STAGING_FULL);
-}
-
-/*
- * Copy into ARGS (SIZE bytes) what the current thread staged in MAP by
- * bpfkit_stage_kept(), and take it: false when nothing was staged.
- */
-static __always_inline bool bpfkit_take_kept(void *map, void *args, __u32 size)
-{
-	__u32 tid = bpf_get_current_pid_tgid();
-	__u64 *kept = bpf_map_lookup_elem(map, &tid);
-
-	if (!kept || !*kept)
+	if (!staged)
 		return false;
-	__builtin_memcpy(args, kept, size);
-	*kept = 0;
+	__builtin_memcpy(args, staged, size);
+	bpf_map_delete_elem(map, &tid);
 	return true;
 }
 

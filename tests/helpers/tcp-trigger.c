@@ -7,7 +7,8 @@
  *	connect ADDR		connect to a listener on ADDR (port 0: the
  *				kernel's pick), then to a port of ADDR that
  *				nothing listens on: "established SPORT DPORT",
- *				"refused DPORT ERRNO"
+ *				"connect_us US" (the first connect(2)'s own
+ *				time), "refused DPORT ERRNO"
  *	session ADDR SEND RECV MS [PORT]	a forked server accepts (on
  *				PORT, or the kernel's pick); the client sends
  *				SEND bytes, receives RECV, sleeps MS ms and
@@ -151,16 +152,26 @@ static void xfer(int fd, long n, bool send)
 	}
 }
 
+static double now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
 static void do_connect(void)
 {
 	int lfd = bound_socket(0, 1), port = local_port(lfd), fd, cfd;
+	double start = now_ms();
 
 	fd = dial(port, 0);
 	if (fd < 0) {
 		errno = -fd;
 		die("connect to the listener");
 	}
-	printf("established %d %d\n", local_port(fd), port);
+	printf("established %d %d\nconnect_us %.0f\n", local_port(fd), port,
+	       (now_ms() - start) * 1000);
 	cfd = accept(lfd, NULL, NULL);
 	close(fd);
 	close(cfd);
@@ -267,14 +278,6 @@ static void do_listen(int port, int backlog)
 	close(pipefd[0]);
 	close(pipefd[1]);
 	close(fd);
-}
-
-static double now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
 static void do_session(long send, long recv, long ms, int at)
