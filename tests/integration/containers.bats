@@ -196,6 +196,16 @@ a_session() {
 	grep -q '^sunk 2$' "$sink"
 }
 
+# a_session_traced TOOL ARG...: TOOL ARG... traces a_session and stops
+# cleanly.
+a_session_traced() {
+	start_tool "$@"
+	a_session
+	sleep 0.5
+	stop_tool
+	[ "$TOOL_STATUS" = 0 ]
+}
+
 # A's mount namespace and the host's.
 a_mntns() {
 	stat -L -c %i "/proc/$(pm inspect -f '{{.State.Pid}}' "$A")/ns/mnt"
@@ -203,11 +213,7 @@ a_mntns() {
 
 @test "containers: tcplife: a session's record names its owner's container, though sent from the peer's task; the host's server none" {
 	need_podman
-	start_tool tcplife -j
-	a_session
-	sleep 0.5
-	stop_tool
-	[ "$TOOL_STATUS" = 0 ]
+	a_session_traced tcplife -j
 	client=$(jq -c --argjson p "$PORT" 'select(.dport == $p)' "$OUT")
 	server=$(jq -c --argjson p "$PORT" 'select(.sport == $p)' "$OUT")
 	[ -n "$client" ]
@@ -239,11 +245,7 @@ a_mntns() {
 
 @test "containers: tcpstates: each change names the socket's owner's container; a change before the owner is known has zero ids, ? in the column" {
 	need_podman
-	start_tool tcpstates -j
-	a_session
-	sleep 0.5
-	stop_tool
-	[ "$TOOL_STATUS" = 0 ]
+	a_session_traced tcpstates -j
 	host=$(stat -L -c %i /proc/self/ns/mnt)
 	# The client's, its CLOSE at the server's FIN included: A's.
 	[ "$(jq -r --argjson p "$PORT" 'select(.dport == $p) | .newstate' "$OUT" | grep -c CLOSE)" -ge 1 ]
@@ -255,11 +257,7 @@ a_mntns() {
 	[ "$(jq -r '[.cgroup_id, .mntns, .pidns, .pidns_pid] | join(" ")' <<<"$unknown")" = "0 0 0 0" ]
 	[ "$(jq -r 'has("container")' <<<"$unknown")" = false ]
 	[ "$(jq -r --argjson p "$PORT" 'select(.sport == $p and .newstate == "LAST_ACK") | .mntns' "$OUT")" = "$host" ]
-	start_tool tcpstates --containers
-	a_session
-	sleep 0.5
-	stop_tool
-	[ "$TOOL_STATUS" = 0 ]
+	a_session_traced tcpstates --containers
 	head -1 "$OUT" | grep -Eq '^CONTAINER +SKADDR'
 	grep -Eq "^\? +[0-9a-f]+ +- +- .* $PORT .* LISTEN +SYN_RECV " "$OUT"
 	grep -Eq "^$A +[0-9a-f]+ .* nc .* $PORT +FIN_WAIT2 +CLOSE " "$OUT"
@@ -268,11 +266,7 @@ a_mntns() {
 
 @test "containers: tcpconnlat: a connect's latency names the connecting task's container" {
 	need_podman
-	start_tool tcpconnlat -j
-	a_session
-	sleep 0.5
-	stop_tool
-	[ "$TOOL_STATUS" = 0 ]
+	a_session_traced tcpconnlat -j
 	line=$(jq -c --argjson p "$PORT" 'select(.dport == $p)' "$OUT")
 	[ -n "$line" ]
 	[ "$(jq -r .container.name <<<"$line")" = "$A" ]
