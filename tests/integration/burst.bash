@@ -77,8 +77,10 @@ sched_delta() {
 # the task clock, which leaves out what the hypervisor stole from the
 # virtual CPU, while cpudist times runs by the wall clock (up to 2.4% more
 # here). So: COUNT at most the runs, and within 3% and 2 below; NS as the
-# caller says. A tool off by a unit, counting twice or missing a kind of
-# wait or run is far outside.
+# caller says, less 100 us more for each run the tool did not see (a
+# real-time sleeper's 3 unseen of 493 carried 236 us of its 414 under the
+# sanitizer stage's load). A tool off by a unit, counting twice or missing a
+# kind of wait or run is far outside.
 sched_near() {
 	local runs want
 	runs=$(sched_delta "$1" 3)
@@ -87,5 +89,5 @@ sched_near() {
 	[ "$4" -le "$runs" ]
 	[ "$4" -ge $((runs - runs * 3 / 100 - 2)) ]
 	[ "$5" -le $((want + want * $6 / 100 + 100000)) ]
-	[ "$5" -ge $((want - want * $6 / 100 - 100000)) ]
+	[ "$5" -ge $((want - want * $6 / 100 - 100000 * (1 + runs - $4))) ]
 }
