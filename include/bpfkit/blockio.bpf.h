@@ -88,23 +88,20 @@ static __always_inline void rq_task(struct bpfkit_rq_start *s)
 #endif
 
 /*
- * Start request RQ's entry, QUEUED (else issued) now: in place where its
- * address has one (a request queued, then merged away), else a new one.
+ * Start request RQ's entry, QUEUED (else issued) now, over any a request
+ * queued at that address and merged away left.
  */
 static __always_inline void rq_start(struct request *rq, bool queued)
 {
-	struct bpfkit_rq_start *s, new = {};
+	struct bpfkit_rq_start s = {};
 	__u64 key = (__u64)rq;
-	__u64 now = queued ? rq_queue_time() : bpf_ktime_get_ns();
 
-	s = bpf_map_lookup_elem(&bpfkit_rq_starts, &key);
-	if (!s)
-		s = &new;
-	s->queued_ns = queued ? now : 0;
-	s->issued_ns = queued ? 0 : now;
-	rq_task(s);
-	if (s ==
-	    &new &&bpf_map_update_elem(&bpfkit_rq_starts, &key, &new, BPF_ANY))
+	if (queued)
+		s.queued_ns = rq_queue_time();
+	else
+		s.issued_ns = bpf_ktime_get_ns();
+	rq_task(&s);
+	if (bpf_map_update_elem(&bpfkit_rq_starts, &key, &s, BPF_ANY))
 		rq_unstaged();
 }
 
