@@ -10,6 +10,7 @@
 #include "kernel.h"
 #include "output.h"
 #include "setup.h"
+#include "tracefs.h"
 #include "bitesize.h"
 #include "bitesize.skel.h"
 
@@ -40,7 +41,6 @@ int main(int argc, char **argv)
 		.metric_help = "Block I/O request sizes",
 	};
 	struct bitesize_bpf *skel = NULL;
-	bool btf;
 	int err;
 
 	/* Parse options; check privileges, tracefs and kernel BTF. */
@@ -55,15 +55,11 @@ int main(int argc, char **argv)
 
 	/* Histograms take memory as processes come, where the kernel can. */
 	bpfkit_sparse_map(skel->maps.bitesize_hists);
-	/*
-	 * tp_btf on a kernel with BTF of its own (Linux 5.5 on): the request's
-	 * size without a helper call. Decided without parsing that BTF or
-	 * loading a probe (libbpf parses it again at load: twice the start-up's
-	 * biggest phase); --btf names BTF for a kernel without: raw_tp.
-	 */
-	btf = !bpfkit_opts.btf_path && bpfkit_kernel_at_least(5, 5);
-	bpf_program__set_autoload(skel->progs.rq_issue_btf, btf);
-	bpf_program__set_autoload(skel->progs.rq_issue, !btf);
+	/* tp_btf where it loads: the request's size without a helper call. */
+	bpfkit_tp_btf_autoload(
+		(struct bpf_program *const[]){ skel->progs.rq_issue_btf },
+		(struct bpf_program *const[]){ skel->progs.rq_issue }, 1,
+		bpfkit_opts.btf_path, "block_rq_issue");
 
 	/* Load and verify. */
 	err = bpfkit_load(skel->skeleton);
