@@ -45,57 +45,13 @@ struct {
 /* Bytes not counted: their flow or call found its map full. */
 __u64 tcptop_missed;
 
-/* The bytes of struct sock read at once by sock_flow(). */
-#define SOCK_SPAN 128
-
-/* A field of sock_common: its offset in struct sock, and its end. */
-#define skc_off(field) bpf_core_field_offset(struct sock, __sk_common.field)
-#define skc_end(field) \
-	(skc_off(field) + bpf_core_field_size(struct sock, __sk_common.field))
-
-/*
- * SK's flow, as bpfkit_sock_flow() reads it, from one read of the start
- * of the socket (its five reads cost more here than the rest of the
- * program); where the addresses lie beyond SOCK_SPAN, by
- * bpfkit_sock_flow() itself.
- */
-static __always_inline void sock_flow(const struct sock *sk,
-				      struct bpfkit_flow *f)
-{
-	__u8 buf[SOCK_SPAN];
-	__u16 port;
-
-	if (skc_end(skc_v6_rcv_saddr) > SOCK_SPAN ||
-	    skc_end(skc_v6_daddr) > SOCK_SPAN ||
-	    skc_end(skc_family) > SOCK_SPAN || skc_end(skc_num) > SOCK_SPAN ||
-	    skc_end(skc_dport) > SOCK_SPAN ||
-	    skc_end(skc_rcv_saddr) > SOCK_SPAN ||
-	    skc_end(skc_daddr) > SOCK_SPAN) {
-		bpfkit_sock_flow(sk, f);
-		return;
-	}
-	if (bpf_probe_read_kernel(buf, sizeof(buf), sk))
-		return;
-	__builtin_memcpy(&f->family, &buf[skc_off(skc_family)], 2);
-	__builtin_memcpy(&f->sport, &buf[skc_off(skc_num)], 2);
-	__builtin_memcpy(&port, &buf[skc_off(skc_dport)], 2);
-	f->dport = bpf_ntohs(port);
-	if (f->family == BPFKIT_AF_INET) {
-		__builtin_memcpy(f->saddr, &buf[skc_off(skc_rcv_saddr)], 4);
-		__builtin_memcpy(f->daddr, &buf[skc_off(skc_daddr)], 4);
-	} else {
-		__builtin_memcpy(f->saddr, &buf[skc_off(skc_v6_rcv_saddr)], 16);
-		__builtin_memcpy(f->daddr, &buf[skc_off(skc_v6_daddr)], 16);
-	}
-}
-
 /* Add BYTES sent (SENT) or received by the current process on SK. */
 static __always_inline void count(const struct sock *sk, long bytes, bool sent)
 {
 	struct tcptop_key key = {};
 	struct tcptop_val *v, zero = {};
 
-	sock_flow(sk, &key.flow);
+	bpfkit_sock_flow(sk, &key.flow);
 	if (!bpfkit_flow_selected(&key.flow))
 		return;
 	key.pid = bpf_get_current_pid_tgid() >> 32;

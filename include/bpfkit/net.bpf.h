@@ -43,9 +43,9 @@ bpfkit_tp_flow(const struct trace_event_raw_inet_sock_set_state *ctx,
 	}
 }
 
-/* The flow of socket SK. */
-static __always_inline void bpfkit_sock_flow(const struct sock *sk,
-					     struct bpfkit_flow *f)
+/* The flow of socket SK, field by field (bpfkit_sock_flow()). */
+static __always_inline void bpfkit_sock_flow_fields(const struct sock *sk,
+						    struct bpfkit_flow *f)
 {
 	f->family = BPF_CORE_READ(sk, __sk_common.skc_family);
 	f->sport = BPF_CORE_READ(sk, __sk_common.skc_num);
@@ -56,6 +56,55 @@ static __always_inline void bpfkit_sock_flow(const struct sock *sk,
 	} else {
 		bpf_core_read(f->saddr, 16, &sk->__sk_common.skc_v6_rcv_saddr);
 		bpf_core_read(f->daddr, 16, &sk->__sk_common.skc_v6_daddr);
+	}
+}
+
+/* The bytes of struct sock bpfkit_sock_flow() reads at once. */
+#define BPFKIT_SOCK_SPAN 128
+
+/* A field of sock_common: its offset in struct sock, and its end. */
+#define bpfkit_skc_off(field) \
+	bpf_core_field_offset(struct sock, __sk_common.field)
+#define bpfkit_skc_end(field)    \
+	(bpfkit_skc_off(field) + \
+	 bpf_core_field_size(struct sock, __sk_common.field))
+
+/*
+ * The flow of socket SK, from one read of the socket's first
+ * BPFKIT_SOCK_SPAN bytes (five reads cost more than the rest of a program
+ * counting bytes); field by field where a kernel puts them further.
+ */
+static __always_inline void bpfkit_sock_flow(const struct sock *sk,
+					     struct bpfkit_flow *f)
+{
+	__u8 buf[BPFKIT_SOCK_SPAN];
+	__u16 port;
+
+	if (bpfkit_skc_end(skc_v6_rcv_saddr) > BPFKIT_SOCK_SPAN ||
+	    bpfkit_skc_end(skc_v6_daddr) > BPFKIT_SOCK_SPAN ||
+	    bpfkit_skc_end(skc_family) > BPFKIT_SOCK_SPAN ||
+	    bpfkit_skc_end(skc_num) > BPFKIT_SOCK_SPAN ||
+	    bpfkit_skc_end(skc_dport) > BPFKIT_SOCK_SPAN ||
+	    bpfkit_skc_end(skc_rcv_saddr) > BPFKIT_SOCK_SPAN ||
+	    bpfkit_skc_end(skc_daddr) > BPFKIT_SOCK_SPAN) {
+		bpfkit_sock_flow_fields(sk, f);
+		return;
+	}
+	if (bpf_probe_read_kernel(buf, sizeof(buf), sk))
+		return;
+	__builtin_memcpy(&f->family, &buf[bpfkit_skc_off(skc_family)], 2);
+	__builtin_memcpy(&f->sport, &buf[bpfkit_skc_off(skc_num)], 2);
+	__builtin_memcpy(&port, &buf[bpfkit_skc_off(skc_dport)], 2);
+	f->dport = bpf_ntohs(port);
+	if (f->family == BPFKIT_AF_INET) {
+		__builtin_memcpy(f->saddr, &buf[bpfkit_skc_off(skc_rcv_saddr)],
+				 4);
+		__builtin_memcpy(f->daddr, &buf[bpfkit_skc_off(skc_daddr)], 4);
+	} else {
+		__builtin_memcpy(f->saddr,
+				 &buf[bpfkit_skc_off(skc_v6_rcv_saddr)], 16);
+		__builtin_memcpy(f->daddr, &buf[bpfkit_skc_off(skc_v6_daddr)],
+				 16);
 	}
 }
 
