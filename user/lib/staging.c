@@ -24,7 +24,7 @@ int bpfkit_staging_prepare(struct bpf_object *obj, volatile bool *task_storage,
 	map = bpf_object__find_map_by_name(obj, BPFKIT_STAGING_MAP);
 	if (!map || keep_hash || !task_storage_usable())
 		return 0;
-	err = bpf_map__set_type(map, BPF_MAP_TYPE_TASK_STORAGE) ?:
+	err = bpf_map__set_type(map, BPF_MAP_TYPE_TASK_STORAGE)	     ?:
 		      bpf_map__set_map_flags(map, BPF_F_NO_PREALLOC) ?:
 		      bpf_map__set_max_entries(map, 0);
 	if (err) {
