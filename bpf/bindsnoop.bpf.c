@@ -46,7 +46,7 @@ int bind_enter(struct syscall_trace_enter *ctx)
 	/* A sockaddr_in at the end of a mapping has no room for an in6's bytes. */
 	if (bpf_probe_read_user(a.addr, ADDR_LEN, addr))
 		bpf_probe_read_user(a.addr, sizeof(struct sockaddr_in), addr);
-	if (!bpfkit_stage_put(&bpfkit_staging, &a, sizeof(a)))
+	if (bpfkit_stage_put(&bpfkit_staging, &a, sizeof(a)))
 		bpfkit_drop(BPFKIT_STAGING_FULL);
 	return 0;
 }

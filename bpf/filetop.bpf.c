@@ -76,7 +76,7 @@ static __always_inline int enter(long fd, bool write)
 		return 0;
 	a.key.dev = BPF_CORE_READ(inode, i_sb, s_dev);
 	a.key.ino = BPF_CORE_READ(inode, i_ino);
-	if (!bpfkit_stage_put(&bpfkit_staging, &a, sizeof(a)))
+	if (bpfkit_stage_put(&bpfkit_staging, &a, sizeof(a)))
 		__sync_fetch_and_add(&filetop_missed, 1);
 	return 0;
 }

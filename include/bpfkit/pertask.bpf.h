@@ -17,6 +17,8 @@
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
 
+#define BPFKIT_ENOMEM 12 /* errno's ENOMEM */
+
 /* The hash's entries; the largest staged type. */
 #define BPFKIT_STAGING_ENTRIES 10240
 #define BPFKIT_STAGED_MAX 64
@@ -43,10 +45,10 @@ const volatile bool bpfkit_task_storage;
 	} bpfkit_staging SEC(".maps")
 
 /*
- * Put ARGS (SIZE bytes) in MAP for the current thread; false when it finds
- * no room (a full hash, or no memory).
+ * Put ARGS (SIZE bytes) in MAP for the current thread: 0, or a negative
+ * errno when it finds no room (a full hash, or no memory).
  */
-static __always_inline bool bpfkit_stage_put(void *map, const void *args,
+static __always_inline long bpfkit_stage_put(void *map, const void *args,
 					     __u32 size)
 {
 	__u64 staged[1 + BPFKIT_STAGED_MAX / 8], *slot = staged;
@@ -57,12 +59,13 @@ static __always_inline bool bpfkit_stage_put(void *map, const void *args,
 					    NULL,
 					    BPF_LOCAL_STORAGE_GET_F_CREATE);
 		if (!slot)
-			return false;
+			return -BPFKIT_ENOMEM;
 	}
 	__builtin_memcpy(slot + 1, args, size);
 	slot[0] = 1;
-	return bpfkit_task_storage ||
-	       !bpf_map_update_elem(map, &tid, staged, BPF_ANY);
+	if (bpfkit_task_storage)
+		return 0;
+	return bpf_map_update_elem(map, &tid, staged, BPF_ANY);
 }
 
 /*

@@ -33,7 +33,7 @@ static __always_inline void bpfkit_stage(void *map, const void *args,
 		return;
 	if (!bpfkit_admit_entry())
 		return;
-	if (!bpfkit_stage_put(map, args, size))
+	if (bpfkit_stage_put(map, args, size))
 		bpfkit_drop(BPFKIT_STAGING_FULL);
 }
 
