@@ -13,6 +13,7 @@
 #include "bpfkit/core_fixes.bpf.h"
 #include "bpfkit/filter.bpf.h"
 #include "bpfkit/net.bpf.h"
+#include "bpfkit/staging.bpf.h"
 #include "bindsnoop.h"
 
 char LICENSE[] SEC("license") = "GPL";
@@ -23,32 +24,29 @@ char LICENSE[] SEC("license") = "GPL";
 /* Send failed binds only (-x). */
 const volatile bool failed_only;
 
-/* A bind in flight, by thread id. */
+/* A bind in flight. */
 struct bind_args {
 	__s32 fd;
 	__u8 addr[ADDR_LEN];
 };
 
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 10240);
-	__type(key, __u32);
-	__type(value, struct bind_args);
-} bindsnoop_args SEC(".maps");
+BPFKIT_STAGING(struct bind_args);
 
 SEC("tracepoint/syscalls/sys_enter_bind")
 int bind_enter(struct syscall_trace_enter *ctx)
 {
-	__u32 tid = bpf_get_current_pid_tgid();
 	struct bind_args a = { .fd = ctx->args[0] };
 	const void *addr = (const void *)ctx->args[1];
 
+	/* bpfkit_stage()'s steps, the address read for a selected call only. */
 	if (!bpfkit_selected())
+		return 0;
+	if (!bpfkit_admit_entry())
 		return 0;
 	/* A sockaddr_in at the end of a mapping has no room for an in6's bytes. */
 	if (bpf_probe_read_user(a.addr, ADDR_LEN, addr))
 		bpf_probe_read_user(a.addr, sizeof(struct sockaddr_in), addr);
-	if (bpf_map_update_elem(&bindsnoop_args, &tid, &a, BPF_ANY))
+	if (bpfkit_stage_put(&bpfkit_staging, &a, sizeof(a)))
 		bpfkit_drop(BPFKIT_STAGING_FULL);
 	return 0;
 }
@@ -83,7 +81,7 @@ int bind_exit(struct syscall_trace_exit *ctx)
 	struct bind_args *a;
 	struct socket *sock;
 
-	a = bpf_map_lookup_elem(&bindsnoop_args, &tid);
+	a = bpfkit_staged(&bpfkit_staging);
 	if (!a)
 		return 0;
 	if (failed_only && ctx->ret >= 0)
@@ -108,6 +106,6 @@ int bind_exit(struct syscall_trace_exit *ctx)
 		read_socket(&e, sock);
 	bpfkit_emit(ctx, &e.rec, sizeof(e));
 out:
-	bpf_map_delete_elem(&bindsnoop_args, &tid);
+	bpfkit_unstage(&bpfkit_staging, a);
 	return 0;
 }

@@ -15,7 +15,7 @@
 
 char LICENSE[] SEC("license") = "GPL";
 
-/* A reclaim in progress, by thread id. */
+/* A reclaim in progress. */
 struct reclaim {
 	__u64 start_ns;
 	__u64 gfp_flags;
@@ -23,12 +23,7 @@ struct reclaim {
 	__u32 kind;
 };
 
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 10240);
-	__type(key, __u32);
-	__type(value, struct reclaim);
-} drsnoop_reclaims SEC(".maps");
+BPFKIT_STAGING(struct reclaim);
 
 static __always_inline int
 begin(const struct trace_event_raw_mm_vmscan_direct_reclaim_begin_template *ctx,
@@ -41,7 +36,7 @@ begin(const struct trace_event_raw_mm_vmscan_direct_reclaim_begin_template *ctx,
 		.kind = kind,
 	};
 
-	bpfkit_stage(&drsnoop_reclaims, &r);
+	bpfkit_stage(&bpfkit_staging, &r, sizeof(r));
 	return 0;
 }
 
@@ -53,7 +48,7 @@ end(struct trace_event_raw_mm_vmscan_direct_reclaim_end_template *ctx)
 	struct drsnoop_event e = {};
 	struct reclaim *r;
 
-	r = bpf_map_lookup_elem(&drsnoop_reclaims, &tid);
+	r = bpfkit_staged(&bpfkit_staging);
 	if (!r)
 		return 0;
 	e.latency_ns = bpf_ktime_get_ns() - r->start_ns;
@@ -65,7 +60,7 @@ end(struct trace_event_raw_mm_vmscan_direct_reclaim_end_template *ctx)
 	e.tid = tid;
 	e.uid = bpf_get_current_uid_gid();
 	bpf_get_current_comm(e.comm, sizeof(e.comm));
-	bpf_map_delete_elem(&drsnoop_reclaims, &tid);
+	bpfkit_unstage(&bpfkit_staging, r);
 	bpfkit_emit(ctx, &e.rec, sizeof(e));
 	return 0;
 }

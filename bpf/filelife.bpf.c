@@ -23,7 +23,7 @@ char LICENSE[] SEC("license") = "GPL";
 #define FMODE_CREATED 0x100000
 
 /*
- * A call in flight, by thread id (bpfkit_stage()): an open with O_CREAT,
+ * A call in flight (bpfkit_stage()): an open with O_CREAT,
  * or an unlink. A NULL path fails the call: nothing to stage.
  */
 struct file_args {
@@ -32,12 +32,7 @@ struct file_args {
 	__u32 kind;
 };
 
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 10240);
-	__type(key, __u32);
-	__type(value, struct file_args);
-} filelife_args SEC(".maps");
+BPFKIT_STAGING(struct file_args);
 
 /* The record is too big for the stack: build it here. */
 struct {
@@ -52,7 +47,7 @@ static __always_inline int create_enter(__u64 path, __u64 flags)
 	struct file_args a = { .path = path, .kind = FILELIFE_CREATE };
 
 	if (flags & O_CREAT)
-		bpfkit_stage(&filelife_args, &a);
+		bpfkit_stage(&bpfkit_staging, &a, sizeof(a));
 	return 0;
 }
 
@@ -61,7 +56,7 @@ static __always_inline int unlink_enter(__s32 dfd, __u64 path, __u64 flags)
 	struct file_args a = { path, dfd, FILELIFE_UNLINK };
 
 	if (!(flags & AT_REMOVEDIR))
-		bpfkit_stage(&filelife_args, &a);
+		bpfkit_stage(&bpfkit_staging, &a, sizeof(a));
 	return 0;
 }
 
@@ -129,12 +124,17 @@ int file_exit(struct syscall_trace_exit *ctx)
 	const struct path *path = NULL;
 	struct filelife_event *e;
 	__u32 tid = pid_tgid;
-	struct file_args a;
+	struct file_args a, *staged;
 	struct file *f;
 	long ret = ctx->ret, len = 0;
 	__u32 depth;
 
-	if (!bpfkit_unstage(&filelife_args, &a, sizeof(a)) || ret < 0)
+	staged = bpfkit_staged(&bpfkit_staging);
+	if (!staged)
+		return 0;
+	a = *staged;
+	bpfkit_unstage(&bpfkit_staging, staged);
+	if (ret < 0)
 		return 0;
 	if (a.kind == FILELIFE_CREATE) {
 		/* An open of a file that existed created nothing. */

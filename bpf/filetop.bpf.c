@@ -9,6 +9,7 @@
 #include <bpf/bpf_helpers.h>
 #include "bpfkit/files.bpf.h"
 #include "bpfkit/filter.bpf.h"
+#include "bpfkit/pertask.bpf.h"
 #include "filetop.h"
 
 char LICENSE[] SEC("license") = "GPL";
@@ -20,13 +21,12 @@ char LICENSE[] SEC("license") = "GPL";
 /* Count every kind of file, not regular files only (-a). */
 const volatile bool all_files;
 
-/* Counts that found the map full. */
+/* Calls not counted: the counts' map was full, or the staging map. */
 __u64 filetop_missed;
 
 /*
- * A read or write in flight, by thread id: its file and its row's key,
- * made at the entry and deleted at the exit. A plain hash: an LRU one
- * would forget the call in flight longest, without a word.
+ * A read or write in flight (bpfkit_stage_put()): its file and its row's
+ * key, staged at the entry, unstaged at the exit.
  */
 struct io_args {
 	struct file *file;
@@ -35,12 +35,7 @@ struct io_args {
 	bool write;
 };
 
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 10240);
-	__type(key, __u32);
-	__type(value, struct io_args);
-} filetop_args SEC(".maps");
+BPFKIT_STAGING(struct io_args);
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -65,7 +60,6 @@ static __always_inline int enter(long fd, bool write)
 {
 	__u64 pid_tgid = bpf_get_current_pid_tgid();
 	struct io_args a = { .key.pid = pid_tgid >> 32, .write = write };
-	__u32 tid = pid_tgid;
 	struct inode *inode;
 	struct file *f;
 
@@ -82,7 +76,8 @@ static __always_inline int enter(long fd, bool write)
 		return 0;
 	a.key.dev = BPF_CORE_READ(inode, i_sb, s_dev);
 	a.key.ino = BPF_CORE_READ(inode, i_ino);
-	bpf_map_update_elem(&filetop_args, &tid, &a, BPF_ANY);
+	if (bpfkit_stage_put(&bpfkit_staging, &a, sizeof(a)))
+		__sync_fetch_and_add(&filetop_missed, 1);
 	return 0;
 }
 
@@ -149,12 +144,11 @@ int pwritev2_enter(struct syscall_trace_enter *ctx)
 /* Count a read or write as it returns RET. */
 static __always_inline int leave(long ret)
 {
-	__u32 tid = bpf_get_current_pid_tgid();
 	struct filetop_val *v, zero = {};
 	struct io_args *a;
 	struct file *f;
 
-	a = bpf_map_lookup_elem(&filetop_args, &tid);
+	a = bpfkit_staged(&bpfkit_staging);
 	if (!a)
 		return 0;
 	if (ret < 0)
@@ -184,7 +178,7 @@ static __always_inline int leave(long ret)
 		__sync_fetch_and_add(&v->read_bytes, ret);
 	}
 out:
-	bpf_map_delete_elem(&filetop_args, &tid);
+	bpfkit_unstage(&bpfkit_staging, a);
 	return 0;
 }
 

@@ -10,17 +10,13 @@
 #include <bpf/bpf_tracing.h>
 #include "bpfkit/filter.bpf.h"
 #include "bpfkit/histogram.bpf.h"
+#include "bpfkit/pertask.bpf.h"
 #include "funclatency.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
-/* Calls in progress: their start time, by thread id. */
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 10240);
-	__type(key, __u32);
-	__type(value, __u64);
-} funclatency_starts SEC(".maps");
+/* Calls in progress: their start time. */
+BPFKIT_STAGING(__u64);
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -32,13 +28,12 @@ struct {
 SEC("uprobe")
 int func_entry(struct pt_regs *ctx)
 {
-	__u32 tid = bpf_get_current_pid_tgid();
 	__u64 now;
 
 	if (!bpfkit_selected())
 		return 0;
 	now = bpf_ktime_get_ns();
-	if (bpf_map_update_elem(&funclatency_starts, &tid, &now, BPF_ANY))
+	if (bpfkit_stage_put(&bpfkit_staging, &now, sizeof(now)))
 		bpfkit_hist_miss();
 	return 0;
 }
@@ -46,15 +41,15 @@ int func_entry(struct pt_regs *ctx)
 SEC("uretprobe")
 int func_return(struct pt_regs *ctx)
 {
-	__u32 tid = bpf_get_current_pid_tgid(), key = FUNCLATENCY_KEY;
+	__u32 key = FUNCLATENCY_KEY;
 	struct bpfkit_hist *h;
 	__u64 *start, ns;
 
-	start = bpf_map_lookup_elem(&funclatency_starts, &tid);
+	start = bpfkit_staged(&bpfkit_staging);
 	if (!start)
 		return 0;
 	ns = bpf_ktime_get_ns() - *start;
-	bpf_map_delete_elem(&funclatency_starts, &tid);
+	bpfkit_unstage(&bpfkit_staging, start);
 	h = bpfkit_hist_get(&funclatency_hists, &key);
 	if (h)
 		bpfkit_hist_add(h, ns);

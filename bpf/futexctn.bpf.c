@@ -24,18 +24,13 @@ const volatile __u64 target_lock; /* --lock: this address only; 0: all */
 #define FUTEX_CMD_MASK 127 /* without FUTEX_PRIVATE_FLAG, CLOCK_REALTIME */
 #define EAGAIN 11
 
-/* A futex wait in progress, by thread id. */
+/* A futex wait in progress. */
 struct wait {
 	__u64 start_ns;
 	__u64 lock;
 };
 
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 10240);
-	__type(key, __u32);
-	__type(value, struct wait);
-} futexctn_waits SEC(".maps");
+BPFKIT_STAGING(struct wait);
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -62,7 +57,7 @@ int futex_enter(struct syscall_trace_enter *ctx)
 	if (target_lock && w.lock != target_lock)
 		return 0;
 	w.start_ns = bpf_ktime_get_ns();
-	bpfkit_stage(&futexctn_waits, &w);
+	bpfkit_stage(&bpfkit_staging, &w, sizeof(w));
 	return 0;
 }
 
@@ -71,17 +66,16 @@ int futex_exit(struct syscall_trace_exit *ctx)
 {
 	__u64 pid_tgid = bpf_get_current_pid_tgid();
 	struct futexctn_key key = {};
-	__u32 tid = pid_tgid;
 	struct bpfkit_hist *h;
 	struct wait *w;
 	__u64 delta;
 
-	w = bpf_map_lookup_elem(&futexctn_waits, &tid);
+	w = bpfkit_staged(&bpfkit_staging);
 	if (!w)
 		return 0;
 	delta = bpf_ktime_get_ns() - w->start_ns;
 	key.lock = w->lock;
-	bpf_map_delete_elem(&futexctn_waits, &tid);
+	bpfkit_unstage(&bpfkit_staging, w);
 	/* The futex's value changed before it slept: no wait. */
 	if (ctx->ret == -EAGAIN)
 		return 0;

@@ -16,18 +16,13 @@ char LICENSE[] SEC("license") = "GPL";
 const volatile bool by_lock; /* --by-lock: no stacks, one key per lock */
 const volatile __u64 target_lock; /* --lock: this address only; 0: all */
 
-/* A wait in progress, by thread id: its lock, start and caller. */
+/* A wait in progress: its lock, start and caller. */
 struct wait {
 	__u64 start_ns;
 	struct klockstat_key key;
 };
 
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 10240);
-	__type(key, __u32);
-	__type(value, struct wait);
-} klockstat_waits SEC(".maps");
+BPFKIT_STAGING(struct wait);
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -39,7 +34,6 @@ struct {
 SEC("tracepoint/lock/contention_begin")
 int contention_begin(struct trace_event_raw_contention_begin *ctx)
 {
-	__u32 tid = bpf_get_current_pid_tgid();
 	struct wait w = {};
 
 	w.key.lock = (__u64)ctx->lock_addr;
@@ -50,30 +44,29 @@ int contention_begin(struct trace_event_raw_contention_begin *ctx)
 	 * sleeps, or a lock taken inside the wait for another (its own
 	 * wait_lock), is part of it.
 	 */
-	if (bpf_map_lookup_elem(&klockstat_waits, &tid))
+	if (bpfkit_staged(&bpfkit_staging))
 		return 0;
 	w.key.flags = ctx->flags;
 	w.key.kernel_stack = by_lock ? BPFKIT_STACK_NONE : stack_id(ctx, 0);
 	w.start_ns = bpf_ktime_get_ns();
-	bpfkit_stage(&klockstat_waits, &w);
+	bpfkit_stage(&bpfkit_staging, &w, sizeof(w));
 	return 0;
 }
 
 SEC("tracepoint/lock/contention_end")
 int contention_end(struct trace_event_raw_contention_end *ctx)
 {
-	__u32 tid = bpf_get_current_pid_tgid();
 	struct bpfkit_hist *h;
 	struct wait *w;
 	__u64 delta;
 
-	w = bpf_map_lookup_elem(&klockstat_waits, &tid);
+	w = bpfkit_staged(&bpfkit_staging);
 	if (!w || w->key.lock != (__u64)ctx->lock_addr)
 		return 0;
 	delta = bpf_ktime_get_ns() - w->start_ns;
 	h = bpfkit_hist_get(&klockstat_hists, &w->key);
 	if (h)
 		bpfkit_hist_add(h, delta);
-	bpf_map_delete_elem(&klockstat_waits, &tid);
+	bpfkit_unstage(&bpfkit_staging, w);
 	return 0;
 }

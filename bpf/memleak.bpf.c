@@ -14,6 +14,7 @@
 #include <bpf/bpf_tracing.h>
 #include "bpfkit/core_fixes.bpf.h"
 #include "bpfkit/filter.bpf.h"
+#include "bpfkit/pertask.bpf.h"
 #include "bpfkit/stacks.bpf.h"
 #include "memleak.h"
 
@@ -34,13 +35,8 @@ struct {
 	__type(value, struct memleak_alloc);
 } memleak_allocs SEC(".maps");
 
-/* Allocator calls in progress: the size asked, by thread id. */
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, MEMLEAK_MAX_CALLS);
-	__type(key, __u32);
-	__type(value, __u64);
-} memleak_calls SEC(".maps");
+/* Allocator calls in progress: the size asked. */
+BPFKIT_STAGING(__u64);
 
 /* Where an allocation is made before it is stored. */
 struct {
@@ -92,12 +88,11 @@ static __always_inline void track(void *ctx, __u64 addr, __u64 size)
 /* The user allocators: the size at the call, kept for the return. */
 static __always_inline int call(__u64 size)
 {
-	__u32 tid = bpf_get_current_pid_tgid();
 	long err;
 
 	if (!bpfkit_selected())
 		return 0;
-	err = bpf_map_update_elem(&memleak_calls, &tid, &size, BPF_ANY);
+	err = bpfkit_stage_put(&bpfkit_staging, &size, sizeof(size));
 	if (err) {
 		memleak_untracked_err = err;
 		__sync_fetch_and_add(&memleak_untracked, 1);
@@ -107,16 +102,15 @@ static __always_inline int call(__u64 size)
 
 static __always_inline int called(struct pt_regs *ctx, __u64 addr)
 {
-	__u32 tid = bpf_get_current_pid_tgid();
 	__u64 *size;
 
-	size = bpf_map_lookup_elem(&memleak_calls, &tid);
+	size = bpfkit_staged(&bpfkit_staging);
 	if (!size)
 		return 0;
 	/* NULL: malloc failed; -1: mmap's MAP_FAILED. */
 	if (addr && addr != (__u64)-1)
 		track(ctx, addr, *size);
-	bpf_map_delete_elem(&memleak_calls, &tid);
+	bpfkit_unstage(&bpfkit_staging, size);
 	return 0;
 }
 

@@ -21,18 +21,13 @@ const volatile bool failed_only;
 #define FSCONFIG_SET_PATH_EMPTY 4
 #define FSCONFIG_SET_FD 5
 
-/* A call in flight, by thread id: its raw arguments. */
+/* A call in flight: its raw arguments. */
 struct mount_args {
 	__u64 args[5];
 	__u32 call;
 };
 
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 10240);
-	__type(key, __u32);
-	__type(value, struct mount_args);
-} mountsnoop_args SEC(".maps");
+BPFKIT_STAGING(struct mount_args);
 
 /* The record is too big for the stack: build it here. */
 struct {
@@ -44,7 +39,7 @@ struct {
 
 static __always_inline int enter(const struct mount_args *a)
 {
-	bpfkit_stage(&mountsnoop_args, a);
+	bpfkit_stage(&bpfkit_staging, a, sizeof(*a));
 	return 0;
 }
 
@@ -119,7 +114,7 @@ static __always_inline int leave(void *ctx, long ret)
 	struct task_struct *task;
 	struct mount_args *a;
 
-	a = bpf_map_lookup_elem(&mountsnoop_args, &tid);
+	a = bpfkit_staged(&bpfkit_staging);
 	if (!a)
 		return 0;
 	if (failed_only && ret >= 0)
@@ -139,7 +134,7 @@ static __always_inline int leave(void *ctx, long ret)
 	fill_args(e, a);
 	bpfkit_emit(ctx, &e->rec, sizeof(*e));
 out:
-	bpf_map_delete_elem(&mountsnoop_args, &tid);
+	bpfkit_unstage(&bpfkit_staging, a);
 	return 0;
 }
 

@@ -14,7 +14,7 @@ char LICENSE[] SEC("license") = "GPL";
 /* Send failed opens only (-x). */
 const volatile bool failed_only;
 
-/* An open in flight, by thread id. */
+/* An open in flight. */
 struct open_args {
 	__u64 path;
 	__u64 flags;
@@ -22,12 +22,7 @@ struct open_args {
 	__u32 call;
 };
 
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 10240);
-	__type(key, __u32);
-	__type(value, struct open_args);
-} opensnoop_args SEC(".maps");
+BPFKIT_STAGING(struct open_args);
 
 /* The record is too big for the stack: build it here. */
 struct {
@@ -42,7 +37,7 @@ static __always_inline int enter(__u64 path, __u64 flags, __u32 mode,
 {
 	struct open_args a = { path, flags, mode, call };
 
-	bpfkit_stage(&opensnoop_args, &a);
+	bpfkit_stage(&bpfkit_staging, &a, sizeof(a));
 	return 0;
 }
 
@@ -54,7 +49,7 @@ static __always_inline int leave(void *ctx, long ret)
 	struct open_args *a;
 	long len;
 
-	a = bpf_map_lookup_elem(&opensnoop_args, &tid);
+	a = bpfkit_staged(&bpfkit_staging);
 	if (!a)
 		return 0;
 	if (failed_only && ret >= 0)
@@ -77,7 +72,7 @@ static __always_inline int leave(void *ctx, long ret)
 	/* Send the header and the path's bytes only. */
 	bpfkit_emit(ctx, &e->rec, offsetof(struct opensnoop_event, path) + len);
 out:
-	bpf_map_delete_elem(&opensnoop_args, &tid);
+	bpfkit_unstage(&bpfkit_staging, a);
 	return 0;
 }
 

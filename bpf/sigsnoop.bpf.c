@@ -17,19 +17,14 @@ const volatile bool kill_only; /* -k: signals sent by kill-family calls */
 const volatile bool failed_only; /* -x: not delivered, or the call failed */
 const volatile int target_sig; /* -s: this signal only; 0: all */
 
-/* A kill(2), tkill(2) or tgkill(2) in flight, by thread id. */
+/* A kill(2), tkill(2) or tgkill(2) in flight. */
 struct kill_call {
 	__s32 tpid;
 	__s32 sig;
 	bool generated;
 };
 
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 10240);
-	__type(key, __u32);
-	__type(value, struct kill_call);
-} sigsnoop_calls SEC(".maps");
+BPFKIT_STAGING(struct kill_call);
 
 static __always_inline void fill_sender(struct sigsnoop_event *e)
 {
@@ -51,18 +46,17 @@ static __always_inline int kill_enter(__s32 tpid, __s32 sig)
 	 * Unstaged, the call's failure cannot be reported, nor its signal
 	 * with -k: count it lost (without -k the signal is still sent).
 	 */
-	bpfkit_stage(&sigsnoop_calls, &k);
+	bpfkit_stage(&bpfkit_staging, &k, sizeof(k));
 	return 0;
 }
 
 /* Report a call that failed without generating a signal. */
 static __always_inline int kill_exit(void *ctx, long ret)
 {
-	__u32 tid = bpf_get_current_pid_tgid();
 	struct sigsnoop_event e = {};
 	struct kill_call *k;
 
-	k = bpf_map_lookup_elem(&sigsnoop_calls, &tid);
+	k = bpfkit_staged(&bpfkit_staging);
 	if (!k)
 		return 0;
 	if (ret < 0 && !k->generated) {
@@ -74,7 +68,7 @@ static __always_inline int kill_exit(void *ctx, long ret)
 		e.kill = 1;
 		bpfkit_emit(ctx, &e.rec, sizeof(e));
 	}
-	bpf_map_delete_elem(&sigsnoop_calls, &tid);
+	bpfkit_unstage(&bpfkit_staging, k);
 	return 0;
 }
 
@@ -82,13 +76,12 @@ static __always_inline int kill_exit(void *ctx, long ret)
 SEC("tracepoint/signal/signal_generate")
 int signal_generate(struct trace_event_raw_signal_generate *ctx)
 {
-	__u32 tid = bpf_get_current_pid_tgid();
 	struct sigsnoop_event e = {};
 	int sig = ctx->sig, result = ctx->result;
 	struct kill_call *k;
 
 	/* A kill-family call in flight was selected at its entry. */
-	k = bpf_map_lookup_elem(&sigsnoop_calls, &tid);
+	k = bpfkit_staged(&bpfkit_staging);
 	if (k)
 		k->generated = true;
 	else if (kill_only || !bpfkit_selected())

@@ -21,25 +21,20 @@ char LICENSE[] SEC("license") = "GPL";
 /* Send failed listens only (-x). */
 const volatile bool failed_only;
 
-/* A listen in flight, by thread id. */
+/* A listen in flight. */
 struct listen_args {
 	__s32 fd;
 	__s32 backlog;
 };
 
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 10240);
-	__type(key, __u32);
-	__type(value, struct listen_args);
-} solisten_args SEC(".maps");
+BPFKIT_STAGING(struct listen_args);
 
 SEC("tracepoint/syscalls/sys_enter_listen")
 int listen_enter(struct syscall_trace_enter *ctx)
 {
 	struct listen_args a = { .fd = ctx->args[0], .backlog = ctx->args[1] };
 
-	bpfkit_stage(&solisten_args, &a);
+	bpfkit_stage(&bpfkit_staging, &a, sizeof(a));
 	return 0;
 }
 
@@ -53,7 +48,7 @@ int listen_exit(struct syscall_trace_exit *ctx)
 	struct socket *sock;
 	struct sock *sk;
 
-	a = bpf_map_lookup_elem(&solisten_args, &tid);
+	a = bpfkit_staged(&bpfkit_staging);
 	if (!a)
 		return 0;
 	if (failed_only && ctx->ret >= 0)
@@ -76,6 +71,6 @@ int listen_exit(struct syscall_trace_exit *ctx)
 	bpf_get_current_comm(e.comm, sizeof(e.comm));
 	bpfkit_emit(ctx, &e.rec, sizeof(e));
 out:
-	bpf_map_delete_elem(&solisten_args, &tid);
+	bpfkit_unstage(&bpfkit_staging, a);
 	return 0;
 }

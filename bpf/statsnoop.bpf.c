@@ -16,7 +16,7 @@ char LICENSE[] SEC("license") = "GPL";
 /* Send failed calls only (-x). */
 const volatile bool failed_only;
 
-/* A call in flight, by thread id. */
+/* A call in flight. */
 struct stat_args {
 	__u64 path;
 	__s32 dfd;
@@ -24,12 +24,7 @@ struct stat_args {
 	__u32 call;
 };
 
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 10240);
-	__type(key, __u32);
-	__type(value, struct stat_args);
-} statsnoop_args SEC(".maps");
+BPFKIT_STAGING(struct stat_args);
 
 /* The record is too big for the stack: build it here. */
 struct {
@@ -43,7 +38,7 @@ static __always_inline int enter(__u64 path, __s32 dfd, __u32 flags, __u32 call)
 {
 	struct stat_args a = { path, dfd, flags, call };
 
-	bpfkit_stage(&statsnoop_args, &a);
+	bpfkit_stage(&bpfkit_staging, &a, sizeof(a));
 	return 0;
 }
 
@@ -55,7 +50,7 @@ static __always_inline int leave(void *ctx, long ret)
 	struct stat_args *a;
 	long len;
 
-	a = bpf_map_lookup_elem(&statsnoop_args, &tid);
+	a = bpfkit_staged(&bpfkit_staging);
 	if (!a)
 		return 0;
 	if (failed_only && ret >= 0)
@@ -77,7 +72,7 @@ static __always_inline int leave(void *ctx, long ret)
 	/* Send the header and the path's bytes only. */
 	bpfkit_emit(ctx, &e->rec, offsetof(struct statsnoop_event, path) + len);
 out:
-	bpf_map_delete_elem(&statsnoop_args, &tid);
+	bpfkit_unstage(&bpfkit_staging, a);
 	return 0;
 }
 

@@ -10,25 +10,20 @@
 
 char LICENSE[] SEC("license") = "GPL";
 
-/* A call in flight, by thread id (bpfkit_stage()). */
+/* A call in flight (bpfkit_stage()). */
 struct sync_args {
 	__u64 start_ns;
 	__u64 arg;
 	__u32 call;
 };
 
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 10240);
-	__type(key, __u32);
-	__type(value, struct sync_args);
-} syncsnoop_args SEC(".maps");
+BPFKIT_STAGING(struct sync_args);
 
 static __always_inline int enter(__u64 arg, __u32 call)
 {
 	struct sync_args a = { bpf_ktime_get_ns(), arg, call };
 
-	bpfkit_stage(&syncsnoop_args, &a);
+	bpfkit_stage(&bpfkit_staging, &a, sizeof(a));
 	return 0;
 }
 
@@ -74,13 +69,15 @@ int sync_exit(struct syscall_trace_exit *ctx)
 {
 	__u64 pid_tgid = bpf_get_current_pid_tgid();
 	struct syncsnoop_event e = {};
-	struct sync_args a;
+	struct sync_args *a;
 
-	if (!bpfkit_unstage(&syncsnoop_args, &a, sizeof(a)))
+	a = bpfkit_staged(&bpfkit_staging);
+	if (!a)
 		return 0;
-	e.latency_ns = bpf_ktime_get_ns() - a.start_ns;
-	e.arg = a.arg;
-	e.call = a.call;
+	e.latency_ns = bpf_ktime_get_ns() - a->start_ns;
+	e.arg = a->arg;
+	e.call = a->call;
+	bpfkit_unstage(&bpfkit_staging, a);
 	e.pid = pid_tgid >> 32;
 	e.tid = pid_tgid;
 	e.uid = bpf_get_current_uid_gid();

@@ -6,7 +6,6 @@
 #include "bpfkit/stacks.h"
 
 #define MEMLEAK_MAX_ALLOCS (1 << 20) /* allocations outstanding tracked */
-#define MEMLEAK_MAX_CALLS 10240 /* threads inside an allocator at once */
 
 /* An allocation outstanding: its size and the key its bytes are counted by. */
 struct memleak_alloc {

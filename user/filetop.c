@@ -380,9 +380,10 @@ int main(int argc, char **argv)
 	if (!err)
 		report(&r);
 	if (skel->bss->filetop_missed)
-		bpfkit_error("%llu calls not counted: more than %d files",
-			     (unsigned long long)skel->bss->filetop_missed,
-			     FILETOP_MAX_KEYS);
+		bpfkit_error(
+			"%llu calls not counted: more than %d files, or no room to stage them",
+			(unsigned long long)skel->bss->filetop_missed,
+			FILETOP_MAX_KEYS);
 
 cleanup:
 	free(r.rows);

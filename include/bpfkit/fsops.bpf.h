@@ -32,7 +32,7 @@
 /* -t: the types traced (n 0: all). */
 const volatile struct bpfkit_fs_types bpfkit_fs_types;
 
-/* A call in flight, staged at its entry by thread id (bpfkit_stage()). */
+/* A call in flight, staged at its entry (bpfkit_stage()). */
 struct bpfkit_fs_call {
 	__u64 start_ns;
 	__s64 pos; /* pread64, pwrite64: the offset asked; else -1 */
@@ -40,12 +40,7 @@ struct bpfkit_fs_call {
 	__u32 op; /* enum bpfkit_fs_op */
 };
 
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 10240);
-	__type(key, __u32);
-	__type(value, struct bpfkit_fs_call);
-} bpfkit_fs_calls SEC(".maps");
+BPFKIT_STAGING(struct bpfkit_fs_call);
 
 /* Whether TYPE, zero-padded, is one -t names (or -t names none). */
 static __always_inline bool fs_type_wanted(const __u64 *type)
@@ -135,17 +130,20 @@ static __always_inline int fs_enter(__u32 op, __u64 fd, __s64 pos)
 		.op = op,
 	};
 
-	bpfkit_stage(&bpfkit_fs_calls, &c);
+	bpfkit_stage(&bpfkit_staging, &c, sizeof(c));
 	return 0;
 }
 
 static __always_inline int fs_exit(void *ctx, long ret)
 {
-	struct bpfkit_fs_call c;
+	struct bpfkit_fs_call c, *staged;
 	__u64 ns;
 
-	if (!bpfkit_unstage(&bpfkit_fs_calls, &c, sizeof(c)))
+	staged = bpfkit_staged(&bpfkit_staging);
+	if (!staged)
 		return 0;
+	c = *staged;
+	bpfkit_unstage(&bpfkit_staging, staged);
 	ns = bpf_ktime_get_ns() - c.start_ns;
 	if (c.op == BPFKIT_FS_OPEN)
 		c.fd = ret;

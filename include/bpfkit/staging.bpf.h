@@ -1,9 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Syscalls traced at entry and exit: the entry stages the call's arguments
- * by thread id for a task the filters select, the exit looks them up, builds
+ * Syscalls and waits traced at their start and end: the start stages what
+ * the end needs for a task the filters select, the end finds it, builds
  * the record (in a per-CPU scratch slot when too big for the stack) and
- * deletes them (bpfkit_unstage()).
+ * unstages it, in the map bpfkit/pertask.bpf.h keeps per thread:
+ *
+ *	BPFKIT_STAGING(struct my_args);
+ *	...start:	bpfkit_stage(&bpfkit_staging, &a, sizeof(a));
+ *	...end:		a = bpfkit_staged(&bpfkit_staging);
+ *			if (!a) return 0;
+ *			...
+ *			bpfkit_unstage(&bpfkit_staging, a);
  */
 #ifndef BPFKIT_STAGING_BPF_H
 #define BPFKIT_STAGING_BPF_H
@@ -12,40 +19,22 @@
 #include <bpf/bpf_helpers.h>
 #include "bpfkit/channel.bpf.h"
 #include "bpfkit/filter.bpf.h"
+#include "bpfkit/pertask.bpf.h"
 
 /*
- * Stage ARGS in hash MAP under the current thread id, if it is selected
- * and not sampled out or throttled already (bpfkit_admit_entry()).
+ * Stage ARGS (SIZE bytes) in MAP for the current thread, if it is selected
+ * and not sampled out or throttled already (bpfkit_admit_entry()); a call
+ * that finds no room is counted lost.
  */
-static __always_inline void bpfkit_stage(void *map, const void *args)
+static __always_inline void bpfkit_stage(void *map, const void *args,
+					 __u32 size)
 {
-	__u32 tid = bpf_get_current_pid_tgid();
-
 	if (!bpfkit_selected())
 		return;
 	if (!bpfkit_admit_entry())
 		return;
-	if (bpf_map_update_elem(map, &tid, args, BPF_ANY))
+	if (bpfkit_stage_put(map, args, size))
 		bpfkit_drop(BPFKIT_STAGING_FULL);
-}
-
-/*
- * Copy into ARGS (SIZE bytes) what bpfkit_stage() put in MAP for the
- * current thread, and delete it: false when nothing was staged (a call in
- * flight when the tool started, or one the filters left out). A plain hash,
- * never an LRU one: an LRU would forget the call in flight longest, the
- * slowest, without a word, where a full hash is counted.
- */
-static __always_inline bool bpfkit_unstage(void *map, void *args, __u32 size)
-{
-	__u32 tid = bpf_get_current_pid_tgid();
-	void *staged = bpf_map_lookup_elem(map, &tid);
-
-	if (!staged)
-		return false;
-	__builtin_memcpy(args, staged, size);
-	bpf_map_delete_elem(map, &tid);
-	return true;
 }
 
 /* The record slot of one-entry per-CPU array MAP; NULL counts a loss. */

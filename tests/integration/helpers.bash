@@ -58,6 +58,26 @@ kernel_lacks() {
 	[ ! -d "/sys/kernel/tracing/$f" ] && [ ! -d "/sys/kernel/debug/tracing/$f" ]
 }
 
+# staging_type PID: the kind of map (bpftool's name: task_storage, hash)
+# process PID stages calls in, its bpfkit_staging.
+staging_type() {
+	local id
+	for id in $(sed -n 's/^map_id:[[:space:]]*//p' /proc/"$1"/fdinfo/* 2>/dev/null); do
+		bpftool -j map show id "$id" 2>/dev/null |
+			jq -r 'select(.name == "bpfkit_staging") | .type'
+	done | head -1
+}
+
+# staging_expected: what staging_type must say on this kernel: the task's
+# storage (Linux 5.11 on), but for PREEMPT_RT kernels, where a tracing
+# program must not allocate, and the hash elsewhere.
+staging_expected() {
+	local v
+	v=$(uname -r | awk -F. '{ printf "%d%03d", $1, $2 }')
+	case $(uname -v) in *PREEMPT_RT*) v=0 ;; esac
+	if ((v >= 5011)); then echo task_storage; else echo hash; fi
+}
+
 # test_cgroups: make the cgroup v2 directories CG/in and CG/out for a
 # --cgroup test (SKIP without cgroup v2); drop_test_cgroups removes them,
 # once their tasks are reaped (in teardown).

@@ -36,6 +36,17 @@ setup() {
 	' "$OUT"
 }
 
+@test "syncsnoop: stages in the task's storage where the kernel has it, else a hash; --test-map-entries keeps the hash" {
+	start_tool syncsnoop -j
+	[ "$(staging_type "$TOOL_PID")" = "$(staging_expected)" ]
+	stop_tool
+	[ "$TOOL_STATUS" = 0 ]
+	start_tool syncsnoop -j --test-map-entries bpfkit_staging=4
+	[ "$(staging_type "$TOOL_PID")" = hash ]
+	stop_tool
+	[ "$TOOL_STATUS" = 0 ]
+}
+
 @test "syncsnoop: the table names each call with its fd and latency in ms" {
 	file_trigger A sync "$BATS_TEST_TMPDIR/a"
 	start_tool syncsnoop -p "$A"

@@ -22,6 +22,7 @@
 #include "output.h"
 #include "privs.h"
 #include "setup.h"
+#include "staging.h"
 
 /* The CPU time this process has used so far, in ms. */
 static double process_cpu_ms(void)
@@ -372,6 +373,7 @@ static int prepare_overload(struct bpf_object_skeleton *s)
  */
 static int write_settings(struct bpf_object_skeleton *s)
 {
+	const char *test_map = bpfkit_opts.test_map.map;
 	struct bpfkit_channel_cfg *channel;
 	struct bpfkit_filter *filter;
 	void *cfg;
@@ -397,6 +399,11 @@ static int write_settings(struct bpf_object_skeleton *s)
 	cfg = rodata_var(s, "bpfkit_rq_dev_filter", sizeof(__u32), &err);
 	if (cfg)
 		*(__u32 *)cfg = bpfkit_opts.disk;
+	cfg = rodata_var(s, "bpfkit_task_storage", sizeof(bool), &err);
+	if (cfg && !err)
+		err = bpfkit_staging_prepare(
+			*s->obj, cfg,
+			test_map && !strcmp(test_map, BPFKIT_STAGING_MAP));
 	channel = rodata_var(s, "bpfkit_channel_cfg", sizeof(*channel), &err);
 	if (channel && !err)
 		err = bpfkit_channel_prepare(*s->obj, channel,
