@@ -165,6 +165,9 @@ $(TESTBIN)/unit/%: tests/unit/%.c $(LIB) $(BUILD)/user.flags | $(TESTBIN)/unit $
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(USER_CFLAGS) $(LDFLAGS) -MMD -MP -MF $(OBJ)/test/unit-$*.d $< $(LIB) -lcmocka $(LDLIBS) -o $@
 
+# test_staging opens two tools' objects.
+$(TESTBIN)/unit/test_staging: $(GEN)/syncsnoop.skel.h $(GEN)/vfsstat.skel.h
+
 # profile.bats, offcputime.bats, wakeuptime.bats and memleak.bats walk
 # their helpers' stacks by frame pointers.
 $(TESTBIN)/helpers/stack-spin $(TESTBIN)/helpers/pipe-block \

@@ -15,6 +15,7 @@
 #include "bpfkit/core_fixes.bpf.h"
 #include "bpfkit/filter.bpf.h"
 #include "bpfkit/net.bpf.h"
+#include "bpfkit/pertask.bpf.h"
 #include "tcptop.h"
 
 char LICENSE[] SEC("license") = "GPL";
@@ -28,19 +29,14 @@ struct {
 	__type(value, struct tcptop_val);
 } tcptop_flows SEC(".maps");
 
-/* A syscall on a TCP socket in flight, by thread id (before Linux 6.3). */
+/* A syscall on a TCP socket in flight (before Linux 6.3). */
 struct call {
 	__u64 sk;
 	__u32 sent; /* 1: it sends; 0: it receives */
 	__u32 pad;
 };
 
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 10240);
-	__type(key, __u32);
-	__type(value, struct call);
-} tcptop_calls SEC(".maps");
+BPFKIT_STAGING(struct call);
 
 /* Bytes not counted: their flow or call found its map full. */
 __u64 tcptop_missed;
@@ -101,7 +97,6 @@ int tcptop_recv_length(struct trace_event_raw_sock_msg_length *ctx)
 /* Before Linux 6.3: a syscall's entry keeps FD's socket if it is TCP's. */
 static __always_inline void call_enter(long fd, bool sent, long flags)
 {
-	__u32 tid = bpf_get_current_pid_tgid();
 	struct call c = { .sent = sent };
 	struct socket *sock;
 	struct sock *sk;
@@ -113,21 +108,20 @@ static __always_inline void call_enter(long fd, bool sent, long flags)
 	if (!sk || bpfkit_sock_protocol(sk) != BPFKIT_IPPROTO_TCP)
 		return;
 	c.sk = (__u64)sk;
-	if (bpf_map_update_elem(&tcptop_calls, &tid, &c, BPF_ANY))
+	if (bpfkit_stage_put(&bpfkit_staging, &c, sizeof(c)))
 		__sync_fetch_and_add(&tcptop_missed, 1);
 }
 
 /* ...and its exit counts the bytes it moved. */
 static __always_inline void call_exit(long ret)
 {
-	__u32 tid = bpf_get_current_pid_tgid();
-	struct call *c = bpf_map_lookup_elem(&tcptop_calls, &tid);
+	struct call *c = bpfkit_staged(&bpfkit_staging);
 
 	if (!c)
 		return;
 	if (ret > 0)
 		count((const struct sock *)c->sk, ret, c->sent);
-	bpf_map_delete_elem(&tcptop_calls, &tid);
+	bpfkit_unstage(&bpfkit_staging, c);
 }
 
 /* The programs of syscall NAME, which sends (SENT) with flags FLAGS. */

@@ -316,7 +316,7 @@ static int choose_programs(struct tcptop_bpf *skel)
 		bpf_program__set_autoload(calls[i].exit, false);
 	}
 	/* No syscall is staged: do not allocate its map's slots. */
-	bpf_map__set_max_entries(skel->maps.tcptop_calls, 1);
+	bpf_map__set_max_entries(skel->maps.bpfkit_staging, 1);
 	return 0;
 }
 

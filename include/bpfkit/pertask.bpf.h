@@ -60,6 +60,9 @@ static __always_inline long bpfkit_stage_put(void *map, const void *args,
 					    BPF_LOCAL_STORAGE_GET_F_CREATE);
 		if (!slot)
 			return -BPFKIT_ENOMEM;
+	} else {
+		/* The hash copies the value's padding too. */
+		__builtin_memset(staged, 0, sizeof(staged));
 	}
 	__builtin_memcpy(slot + 1, args, size);
 	slot[0] = 1;

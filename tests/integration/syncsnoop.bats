@@ -41,10 +41,17 @@ setup() {
 	[ "$(staging_type "$TOOL_PID")" = "$(staging_expected)" ]
 	stop_tool
 	[ "$TOOL_STATUS" = 0 ]
-	start_tool syncsnoop -j --test-map-entries bpfkit_staging=4
+	# The hash stages as the task's storage does: every call, once.
+	file_trigger A sync "$BATS_TEST_TMPDIR/a"
+	start_tool syncsnoop -j -p "$A" --test-map-entries bpfkit_staging=4
 	[ "$(staging_type "$TOOL_PID")" = hash ]
+	touch "$GO"
+	wait "$A_JOB"
+	wait_for "$OUT" '"errno":9' 5
 	stop_tool
 	[ "$TOOL_STATUS" = 0 ]
+	jq -es 'map(select(.type == null) | .call) == ["sync", "fsync",
+		"fdatasync", "syncfs", "msync", "sync_file_range", "fsync"]' "$OUT"
 }
 
 @test "syncsnoop: the table names each call with its fd and latency in ms" {

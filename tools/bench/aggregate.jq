@@ -78,12 +78,14 @@ def startup_ratios($rep; $f):
 def kind: if .tool then .variant | split(":")[1] else .variant end;
 
 # The tools row: what the tracer adds per event, and its BPF programs' run
-# time per event, against the floor's on the same tracepoints and against
+# time per event, against the floor's on the same tracepoints (and the
+# timed floor's, for a tool timing syscalls) and against
 # libbpf-tools' counterpart's and BENCH_BASELINE's build's, from the
 # repetition's samples ($rep, their added costs already taken); the tracer's own CPU per event.
 def tool_ratios($rep):
 	if .test == "tools" then
 		($rep | map(select(kind == "floor"))[0]) as $f
+		| ($rep | map(select(kind == "timed"))[0]) as $tf
 		| ($rep | map(select(kind == "libbpf-tools"))[0]) as $p
 		| ($rep | map(select(kind == "baseline"))[0]) as $b
 		| if .tracer_ns then .tracer_ns_per_event = .tracer_ns / .calls
@@ -96,6 +98,7 @@ def tool_ratios($rep):
 			.vs_peer = ratio(.added; $p.added)
 			| .bpf_vs_peer = ratio(.bpf_ns_per_call; $p.bpf_ns_per_call)
 			| .bpf_vs_baseline = ratio(.bpf_ns_per_call; $b.bpf_ns_per_call)
+			| .bpf_vs_timed = ratio(.bpf_ns_per_call; $tf.bpf_ns_per_call)
 		else . end
 	else . end;
 

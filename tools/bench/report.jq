@@ -320,16 +320,20 @@ def yes($ok): if $ok then "met" else "**not met**" end;
 	"ns added: the workload's CPU per event above the untraced run's; the",
 	"floor (tests/progs/tpfloor) is one per-CPU counter increment on the",
 	"tracepoints the tool attached. BPF: the programs' own run time per",
-	"event (BENCH_BPF_STATS=1). Ratios: median of the per-repetition ratios",
-	"(min–max); an added cost within the noise can come out negative.",
+	"event (BENCH_BPF_STATS=1). The timed floor (tpfloor --timed), for a tool",
+	"on syscall entries and exits: the least a tool timing a call does, the",
+	"entry's time kept in the task's storage and the time taken counted at",
+	"the exit. Ratios: median of the per-repetition ratios (min–max); an",
+	"added cost within the noise can come out negative.",
 	"Target: at most libbpf-tools' where it attaches here, else 1.2x the floor.",
 	"",
-	"| tool | workload | untraced ns | floor ns added | ns added | vs floor | libbpf-tools ns added | vs libbpf-tools | floor BPF ns | BPF ns | BPF vs floor | libbpf-tools BPF ns | BPF vs libbpf-tools | baseline ns added | baseline BPF ns | BPF vs baseline | tracer CPU ns | peak RSS |",
-	"|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+	"| tool | workload | untraced ns | floor ns added | ns added | vs floor | libbpf-tools ns added | vs libbpf-tools | floor BPF ns | BPF ns | BPF vs floor | timed floor BPF ns | BPF vs timed floor | libbpf-tools BPF ns | BPF vs libbpf-tools | baseline ns added | baseline BPF ns | BPF vs baseline | tracer CPU ns | peak RSS |",
+	"|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
 	(
 		[$t | keys[] | split(":")[0]] | unique[] as $tool
 		| ($p.tools_row | split("\n") | map(split(" ") | select(.[0] == $tool))[0][1]) as $kind
 		| $t["\($tool):untraced"] as $u | $t["\($tool):floor"] as $f
+		| $t["\($tool):timed"] as $tf
 		| $t["\($tool):bpfkit"] as $b | $t["\($tool):libbpf-tools"] as $l
 		| $t["\($tool):baseline"] as $o
 		| [$tool, $kind // "–", ($u.ns_per_call | span(0)),
@@ -337,6 +341,7 @@ def yes($ok): if $ok then "met" else "**not met**" end;
 		   ($b.vs_floor | times(2)), ($l.added | span(0)),
 		   ($b.vs_peer | times(2)), ($f.bpf_ns_per_call | span(0)),
 		   ($b.bpf_ns_per_call | span(0)), ($b.bpf_vs_floor | times(2)),
+		   ($tf.bpf_ns_per_call | span(0)), ($b.bpf_vs_timed | times(2)),
 		   ($l.bpf_ns_per_call | span(0)), ($b.bpf_vs_peer | times(2)),
 		   ($o.added | span(0)), ($o.bpf_ns_per_call | span(0)),
 		   ($b.bpf_vs_baseline | times(2)),
