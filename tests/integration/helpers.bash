@@ -136,9 +136,11 @@ plain_make() {
 		-u STATIC -u CLANG make "$@"
 }
 
-# unique_comm: a command name no other process has.
+# unique_comm: a command name no other process has, nor another call's:
+# 28 to 32 random bits ($RANDOM's 15 made two of the instances test's 55
+# tools share one, one time in about 20).
 unique_comm() {
-	echo "bk$$-$RANDOM" | cut -c1-15
+	printf 'bk%d-%08x' $$ "$SRANDOM" | cut -c1-15
 }
 
 # format_has CATEGORY/EVENT FIELD...: the tracepoint's format file (under

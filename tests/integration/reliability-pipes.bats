@@ -92,8 +92,11 @@ all_exist() {
 	local d=$BATS_TEST_TMPDIR t i pids=() want json
 	for t in $(tools); do
 		# JSON Lines have no header: the events' own lines must fail.
+		# biopattern's come from disk I/O, which the trigger does not
+		# make for certain (tmpfs, no sync to wait for): its text
+		# header fails instead.
 		json=
-		! offers "$t" json || json=-j
+		! offers "$t" json || [ "$t" = biopattern ] || json=-j
 		(
 			"$BIN/$t" $(plain_args "$t") $json -d 2 >/dev/full 2>"$d/$t.err" &
 			echo $! >"$d/$t.pid"

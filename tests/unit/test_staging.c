@@ -52,8 +52,7 @@ static void test_task_storage_or_hash(void **state)
 	assert_int_equal(
 		bpfkit_staging_prepare(skel->obj, &task_storage, false), 0);
 	if (task_storage) {
-		assert_int_equal(bpf_map__type(map),
-				 BPF_MAP_TYPE_TASK_STORAGE);
+		assert_int_equal(bpf_map__type(map), BPF_MAP_TYPE_TASK_STORAGE);
 		assert_int_equal(bpf_map__max_entries(map), 0);
 		assert_true(bpf_map__map_flags(map) & BPF_F_NO_PREALLOC);
 	} else {
