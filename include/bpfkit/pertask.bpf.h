@@ -72,9 +72,9 @@ static __always_inline long bpfkit_stage_put(void *map, const void *args,
 }
 
 /*
- * What bpfkit_stage() or bpfkit_stage_put() put in MAP for the current thread; NULL when nothing
- * is staged (a call in flight when the tool started, or one the filters
- * left out).
+ * What bpfkit_stage() or bpfkit_stage_put() put in MAP for the current
+ * thread; NULL when nothing is staged (a call in flight when the tool
+ * started, or one the filters left out).
  */
 static __always_inline void *bpfkit_staged(void *map)
 {
