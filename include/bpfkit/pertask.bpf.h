@@ -52,7 +52,7 @@ static __always_inline long bpfkit_stage_put(void *map, const void *args,
 					     __u32 size)
 {
 	__u64 staged[1 + BPFKIT_STAGED_MAX / 8], *slot = staged;
-	int tid = bpf_get_current_pid_tgid();
+	int tid;
 
 	if (bpfkit_task_storage) {
 		slot = bpf_task_storage_get(map, bpf_get_current_task_btf(),
@@ -68,6 +68,7 @@ static __always_inline long bpfkit_stage_put(void *map, const void *args,
 	slot[0] = 1;
 	if (bpfkit_task_storage)
 		return 0;
+	tid = bpf_get_current_pid_tgid();
 	return bpf_map_update_elem(map, &tid, staged, BPF_ANY);
 }
 
@@ -78,14 +79,16 @@ static __always_inline long bpfkit_stage_put(void *map, const void *args,
  */
 static __always_inline void *bpfkit_staged(void *map)
 {
-	int tid = bpf_get_current_pid_tgid();
 	__u64 *slot;
+	int tid;
 
-	if (bpfkit_task_storage)
+	if (bpfkit_task_storage) {
 		slot = bpf_task_storage_get(map, bpf_get_current_task_btf(),
 					    NULL, 0);
-	else
+	} else {
+		tid = bpf_get_current_pid_tgid();
 		slot = bpf_map_lookup_elem(map, &tid);
+	}
 	if (!slot || !slot[0])
 		return NULL;
 	return slot + 1;
@@ -97,12 +100,14 @@ static __always_inline void *bpfkit_staged(void *map)
  */
 static __always_inline void bpfkit_unstage(void *map, void *args)
 {
-	int tid = bpf_get_current_pid_tgid();
+	int tid;
 
-	if (bpfkit_task_storage)
+	if (bpfkit_task_storage) {
 		((__u64 *)args)[-1] = 0;
-	else
-		bpf_map_delete_elem(map, &tid);
+		return;
+	}
+	tid = bpf_get_current_pid_tgid();
+	bpf_map_delete_elem(map, &tid);
 }
 
 #endif /* BPFKIT_PERTASK_BPF_H */
