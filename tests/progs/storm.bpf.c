@@ -10,6 +10,8 @@ char LICENSE[] SEC("license") = "GPL";
 
 /* Send through libbpf's stock perf buffer path (for the benchmark). */
 const volatile bool stock;
+/* Send records without the task's ids: the benchmark's measure of them. */
+const volatile bool no_task_ids;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERF_EVENT_ARRAY);
@@ -31,6 +33,8 @@ int storm(void *ctx)
 	if (stock)
 		bpf_perf_event_output(ctx, &stock_perf, BPF_F_CURRENT_CPU, &e,
 				      sizeof(e));
+	else if (no_task_ids)
+		bpfkit_emit_stamped(ctx, &e.rec, sizeof(e));
 	else
 		bpfkit_emit(ctx, &e.rec, sizeof(e));
 	return 0;

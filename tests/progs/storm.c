@@ -3,7 +3,9 @@
  * storm: count the records the storm BPF program sends for every
  * getppid(2), through the event channel or, with --stock, through
  * libbpf's default perf buffer setup. --slow makes the reader slow on
- * purpose so that a small buffer overflows. Used by tests and `make bench`.
+ * purpose so that a small buffer overflows; --no-task-ids sends records
+ * without the task's ids (what those cost, in `make bench`). Used by tests
+ * and `make bench`.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -17,15 +19,17 @@
 #include "storm.h"
 #include "storm.skel.h"
 
-enum { OPT_SLOW = 0x2000, OPT_STOCK };
+enum { OPT_SLOW = 0x2000, OPT_STOCK, OPT_NO_TASK_IDS };
 
 static unsigned long slow_us;
-static bool stock;
+static bool stock, no_task_ids;
 static __u64 stock_delivered, stock_lost;
 
 static const struct argp_option own_options[] = {
 	{ "slow", OPT_SLOW, "USEC", 0, "Sleep USEC after each record", 0 },
 	{ "stock", OPT_STOCK, NULL, 0, "Use perf_buffer__new() defaults", 0 },
+	{ "no-task-ids", OPT_NO_TASK_IDS, NULL, 0,
+	  "Leave the task's cgroup, namespaces and pid out of each record", 0 },
 	{},
 };
 
@@ -36,6 +40,9 @@ static error_t parse_own(int key, char *arg, struct argp_state *state)
 		return bpfkit_parse_ulong("--slow", arg, 0, 1000000, &slow_us);
 	case OPT_STOCK:
 		stock = true;
+		return 0;
+	case OPT_NO_TASK_IDS:
+		no_task_ids = true;
 		return 0;
 	}
 	return ARGP_ERR_UNKNOWN;
@@ -114,6 +121,7 @@ int main(int argc, char **argv)
 	if (!skel)
 		return bpfkit_open_failed();
 	skel->rodata->stock = stock;
+	skel->rodata->no_task_ids = no_task_ids;
 	err = bpfkit_load(skel->skeleton);
 	if (err)
 		goto cleanup;

@@ -40,7 +40,8 @@ def own:
 	else . end;
 
 # Values against the untraced ($u) and stock ($s) runs of the repetition,
-# and a delivery path against the same path of the baseline build ($rep).
+# and a delivery path against the same path of the baseline build and
+# without the task's ids ($rep).
 def against($u; $s; $rep):
 	(.ns_per_call // .us_per_exec) as $c
 	| ($u.ns_per_call // $u.us_per_exec) as $uc
@@ -59,6 +60,10 @@ def against($u; $s; $rep):
 		.vs_baseline = ratio(.ns_per_call; $b.ns_per_call)
 		| .reader_vs_baseline =
 			ratio(.reader_ns_per_record; $b.reader_ns_per_record)
+	else . end
+	| (.variant as $v | $rep | map(select(.variant == "noids-\($v)"))[0])
+		as $n
+	| if $n then .vs_noids = ratio(.ns_per_call; $n.ns_per_call)
 	else . end;
 
 # A tool's spawn-to-attached against the floor ($f) and, for bpfkit:TOOL,

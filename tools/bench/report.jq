@@ -49,6 +49,9 @@ def yes($ok): if $ok then "met" else "**not met**" end;
 		["ring", "bpfkit ring buffer (`--ringbuf`)"],
 		(select($r.delivery["perf-limited"])
 			| ["perf-limited", "bpfkit perf buffer, `--rate-limit 1000`"]),
+		(select($r.delivery["noids-perf"])
+			| ["noids-perf", "bpfkit perf buffer, records without task ids"],
+			["noids-ring", "bpfkit ring buffer, records without task ids"]),
 		(select($p.baseline) | ["baseline-perf", "baseline perf buffer"],
 			["baseline-ring", "baseline ring buffer"])
 		| . as [$v, $name] | $r.delivery[$v] as $x
@@ -60,6 +63,13 @@ def yes($ok): if $ok then "met" else "**not met**" end;
 		| row
 	),
 	"",
+	(select($r.delivery.perf.vs_noids)
+		| "The task's ids in each record (cgroup, namespaces, pid), path by "
+		+ "path in each repetition: ns per call "
+		+ "perf \($r.delivery.perf.vs_noids | times(3)), "
+		+ "ring \($r.delivery.ring.vs_noids | times(3)) of the same "
+		+ "records without them.",
+		""),
 	(select($p.baseline)
 		| "Against the baseline build (\($p.baseline)), path by path in each "
 		+ "repetition: ns per call "
