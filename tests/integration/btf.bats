@@ -180,9 +180,9 @@ members() {
 	# The minimized BTF with no kernel BTF: raw_tp; the whole BTF with
 	# this kernel's own for tp_btf's attach: tp_btf, read by plain loads.
 	# raw_tp times by bpf_ktime_get_ns(), schedstat and tp_btf by the run
-	# queue's clock: 2 to 6 us apart a wait on this host (5.8 ms for 1865
-	# waits, 6.9 ms for 1209; 7% of the sum with 40313 short waits under
-	# load), so 10 us a wait more there.
+	# queue's clock: 2 to 8 us apart a wait on this host (5.8 ms for 1865
+	# waits, 6.9 ms for 1209, 6.1 ms for 812; 7% of the sum with 40313
+	# short waits under load), so 10 us a wait more there.
 	local btf type prog each
 	for btf in "$OLD_MIN_BTF" "$OLD_BTF"; do
 		type=raw_tracepoint prog=switch_raw each=10000
