@@ -39,6 +39,11 @@ def own:
 		| .missed = .execs - .reported
 	else . end;
 
+# The sample of the repetition $rep on this sample's path (perf, ring)
+# in the variant $kind (baseline-perf, noids-ring ...), if there is one.
+def same_path($rep; $kind):
+	.variant as $v | $rep | map(select(.variant == "\($kind)-\($v)"))[0];
+
 # Values against the untraced ($u) and stock ($s) runs of the repetition,
 # and a delivery path against the same path of the baseline build and
 # without the task's ids ($rep).
@@ -54,15 +59,13 @@ def against($u; $s; $rep):
 		.speedup_vs_stock = ratio($s.ns_per_call; .ns_per_call)
 		| .wall_speedup_vs_stock = ratio(.rate; $s.rate)
 	else . end
-	| (.variant as $v
-		| $rep | map(select(.variant == "baseline-\($v)"))[0]) as $b
+	| same_path($rep; "baseline") as $b
 	| if $b then
 		.vs_baseline = ratio(.ns_per_call; $b.ns_per_call)
 		| .reader_vs_baseline =
 			ratio(.reader_ns_per_record; $b.reader_ns_per_record)
 	else . end
-	| (.variant as $v | $rep | map(select(.variant == "noids-\($v)"))[0])
-		as $n
+	| same_path($rep; "noids") as $n
 	| if $n then .vs_noids = ratio(.ns_per_call; $n.ns_per_call)
 	else . end;
 
