@@ -42,20 +42,62 @@ dev_irqs() {
 		END { print n + 0 }' /proc/interrupts
 }
 
+# ftrace_on: count the disk's handler runs the kernel's own tracer sees,
+# irq:irq_handler_entry filtered to IRQ_DEV's handlers, in a tracefs
+# instance of the test's own; ftrace_off: stop and put their number in
+# FTRACE: the events in its buffer, and those it overwrote for want of
+# room (overrun, which it counts).
+ftrace_on() {
+	local t
+	for t in /sys/kernel/tracing /sys/kernel/debug/tracing; do
+		[ -d "$t/instances" ] && break
+	done
+	[ -d "$t/instances" ] || skip "no tracefs instances to count IRQs with"
+	TRACE=$t/instances/bk-hardirqs-$$
+	mkdir "$TRACE"
+	echo "name ~ \"$IRQ_DEV*\"" >"$TRACE/events/irq/irq_handler_entry/filter"
+	echo 1 >"$TRACE/events/irq/irq_handler_entry/enable"
+}
+
+ftrace_off() {
+	echo 0 >"$TRACE/events/irq/irq_handler_entry/enable"
+	FTRACE=$(cat "$TRACE"/per_cpu/cpu*/stats |
+		awk '$1 == "overrun:" { n += $2 } END { print n + 0 }')
+	FTRACE=$((FTRACE + $(grep -vc '^#' "$TRACE/trace" || true)))
+	rmdir "$TRACE"
+	TRACE=
+}
+
+eval "helpers_$(declare -f teardown)"
+teardown() {
+	[ -z "${TRACE:-}" ] || {
+		echo 0 >"$TRACE/events/irq/irq_handler_entry/enable"
+		rmdir "$TRACE"
+	}
+	helpers_teardown
+}
+
 # traced_io TOOL_ARG...: disk_io under hardirqs, with the kernel's own
-# count of the disk's interrupts read around it: INNER from just after
-# the tool attached to just before it was stopped, OUTER from before it
-# started to after it exited. The tool traced a window between the two,
-# so its count of those interrupts is at least INNER (less the runs of its
-# programs the kernel skipped and counted, MISSES) and at most OUTER,
-# exactly; OUTER - INNER is what other I/O on this shared disk added
-# while the tool started and stopped.
+# counts of the disk's interrupts read around it: /proc/interrupts' INNER
+# from just after the tool attached to just before it was stopped, and
+# OUTER from before it started to after it exited; and ftrace's FTRACE,
+# the runs of the disk's handlers it saw in a window inside INNER's. The
+# tool traced a window between the two, so its count of those runs is at
+# least FTRACE (less the runs of its programs the kernel skipped and
+# counted, MISSES) and at most OUTER, exactly; OUTER - INNER is what other
+# I/O on this shared disk added while the tool started and stopped.
+# The tool counts handler runs, as ftrace does; /proc/interrupts counts
+# interrupts, before a handler runs. Under CI's load INNER has exceeded
+# the tool's count (1024 against 1003 and 945) with no runs skipped; why
+# is not known here, and ftrace, beside it, says whether the handlers ran.
 traced_io() {
 	local outer0 inner0
 	outer0=$(dev_irqs)
 	start_tool hardirqs "$@"
 	inner0=$(dev_irqs)
+	ftrace_on
 	disk_io
+	ftrace_off
 	INNER=$(($(dev_irqs) - inner0))
 	# The runs the kernel skipped (recursion_misses): not counted, but
 	# counted by the kernel.
@@ -67,14 +109,14 @@ traced_io() {
 	[ "$TOOL_STATUS" = 0 ]
 }
 
-# in_bounds COUNT: COUNT is within [INNER, OUTER], and the reads made
-# interrupts.
+# in_bounds COUNT: COUNT is within [FTRACE - MISSES, OUTER], and the reads
+# made interrupts.
 in_bounds() {
-	echo "# $IRQ_DEV: hardirqs counted $1 (the kernel skipped $MISSES runs); /proc/interrupts: $INNER while it surely traced, $OUTER around it" >&3
+	echo "# $IRQ_DEV: hardirqs counted $1 (the kernel skipped $MISSES runs); ftrace saw $FTRACE handler runs inside /proc/interrupts' $INNER while it surely traced, $OUTER around it" >&3
 	# What the tool said besides, such as keys the map found no room for.
 	grep -v 'tracing; hit Ctrl-C to end' "$ERR" | sed 's/^/# hardirqs: /' >&3 || true
-	[ "$INNER" -gt 0 ]
-	[ "$1" -ge $((INNER - MISSES)) ]
+	[ "$FTRACE" -gt 0 ]
+	[ "$1" -ge $((FTRACE - MISSES)) ]
 	[ "$1" -le "$OUTER" ]
 }
 
