@@ -32,3 +32,18 @@ hist_share() {
 		([$b[] | select(.min >= $m) | .count] | add // 0) / $all end
 	' "$1"
 }
+
+# hist_time_share JSON_FILE MIN: at least what fraction of the values' sum
+# came from values in buckets whose lower bound is at least MIN, over every
+# object of the file (a lower bound: each value below MIN taken as the top
+# of its bucket). Waits many and short add little to it, where
+# hist_share() counts each of them as much as a long one.
+hist_time_share() {
+	jq -s --argjson m "$2" '
+		[.[] | select(.type != "lost")] as $h |
+		([$h[].sum] | add) as $sum |
+		([$h[].buckets[] | select(.max < $m) | .count * (.max + 1)] |
+			add // 0) as $short |
+		if $sum == 0 then 0 else ([$sum - $short, 0] | max) / $sum end
+	' "$1"
+}

@@ -109,8 +109,8 @@ btf_hidden_bin() {
 	go
 	check_hist_json "$OUT"
 	check_out 'length == 1 and .[0].count >= 20'
-	share=$(hist_share "$OUT" 512)
-	echo "# share of waits >= 512 us: $share" >&3
+	share=$(hist_time_share "$OUT" 512)
+	echo "# share of their time in waits >= 512 us: $share" >&3
 	jq -en --argjson s "$share" '$s >= 0.5'
 }
 
