@@ -7,69 +7,23 @@
 
 bats_require_minimum_version 1.5.0
 load helpers
+load blocked
 
 setup() {
 	require_root
 	JOBS=()
 	CG=
+	BLOCK_ARGS=()
 }
 
 eval "helpers_$(declare -f teardown)"
 teardown() {
-	local j i d
-	for j in "${JOBS[@]}"; do
-		kill -KILL "$j" 2>/dev/null || true
-	done
-	wait 2>/dev/null || true
-	for d in ${CG:+"$CG/child" "$CG-sibling" "$CG"}; do
-		for ((i = 0; i < 50; i++)); do
-			rmdir "$d" 2>/dev/null && break
-			sleep 0.1
-		done
-	done
+	blocked_cleanup
 	helpers_teardown
 }
 
-# block [ARG...]: pipe-block (or $HELPER), in cgroup $IN if set, waiting
-# for its go file ($GO); its pid in PID.
-block() {
-	GO=$BATS_TEST_TMPDIR/go
-	rm -f "$GO"
-	sh -c '[ -z "$1" ] || echo $$ >"$1/cgroup.procs" || exit 1
-		shift; exec "$@"' sh "${IN:-}" "${HELPER:-$HELPERS/pipe-block}" "$GO" "$@" \
-		>"$BATS_TEST_TMPDIR/pid" &
-	JOBS+=($!)
-	PID=$!
-	wait_for "$BATS_TEST_TMPDIR/pid" '^[0-9]+$'
-}
-
-# block_traced ARG...: offcputime -p PID ARG... while pipe-block (or
-# $HELPER: PID) blocks 1 s; with IN set, offcputime --cgroup $CG ARG....
-block_traced() {
-	block
-	if [ -n "${IN:-}" ]; then
-		start_tool offcputime --cgroup "$CG" "$@"
-	else
-		start_tool offcputime -p "$PID" "$@"
-	fi
-	touch "$GO"
-	# The helper exits once its wait ends, 1 s after the go.
-	local i
-	for ((i = 0; i < 100 * TIME_SCALE; i++)); do
-		kill -0 "$PID" 2>/dev/null || break
-		sleep 0.1
-	done
-	stop_tool
-	[ "$TOOL_STATUS" = 0 ]
-}
-
-# us_in REGEX: the microseconds of folded lines matching REGEX in $OUT.
-us_in() {
-	awk -v re="$1" '$0 ~ re { n += $NF } END { print n + 0 }' "$OUT"
-}
-
 @test "offcputime: 1 s blocked in read(2) on a pipe, under bk_block_read, pipe_read and schedule" {
-	block_traced
+	block_traced offcputime
 	re=';main;bk_block_read;.*;(anon_)?pipe_read;.*schedule [0-9]+$'
 	grep -Eq "^pipe-block;([^;]+;)*main;bk_block_read;" "$OUT"
 	us=$(us_in "$re")
@@ -84,15 +38,15 @@ us_in() {
 }
 
 @test "offcputime: -m 500000 keeps the 1 s block only, -M 500000 leaves it out" {
-	block_traced -m 500000
+	block_traced offcputime -m 500000
 	[ "$(wc -l <"$OUT")" = 1 ]
 	[ "$(us_in 'pipe_read')" -ge 950000 ]
-	block_traced -M 500000
+	block_traced offcputime -M 500000
 	[ "$(us_in 'pipe_read')" = 0 ]
 }
 
 @test "offcputime: -j gives each stack's microseconds and frames" {
-	block_traced -j
+	block_traced offcputime -j
 	jq -e . "$OUT" >/dev/null
 	tail -1 "$OUT" | jq -e '.type == "summary" and .blocks > 0 and .lost == 0'
 	jq -se --argjson pid "$PID" '[.[] | select(.type == null) |
@@ -110,7 +64,7 @@ us_in() {
 	IN=$CG-sibling block
 	other=$PID
 	touch "$GO"
-	IN=$CG/child block_traced -j
+	IN=$CG/child block_traced offcputime -j
 	# The child cgroup's helper and the writer it forks there, not the
 	# sibling's helper, which blocks at the same time.
 	jq -se --argjson pid "$PID" --argjson other "$other" '[.[] | select(.type == null) | .pid] |
@@ -122,25 +76,25 @@ us_in() {
 	# vfork(2)'s parent waits killable, TASK_UNINTERRUPTIBLE | TASK_WAKEKILL,
 	# in wait_for_vfork_done() (inlined into kernel_clone() on 6.18).
 	vfork_re='__x64_sys_vfork;.*schedule [0-9]+$'
-	HELPER=$HELPERS/vfork-block block_traced --state D
+	HELPER=$HELPERS/vfork-block block_traced offcputime --state D
 	us=$(us_in "$vfork_re")
 	echo "# --state D, vfork wait: $us us" >&3
 	[ "$us" -ge 950000 ]
-	block_traced --state D
+	block_traced offcputime --state D
 	[ "$(us_in 'pipe_read')" = 0 ]
-	block_traced --state S
+	block_traced offcputime --state S
 	us=$(us_in 'pipe_read')
 	echo "# --state S, pipe read: $us us" >&3
 	[ "$us" -ge 950000 ]
-	HELPER=$HELPERS/vfork-block block_traced --state S
+	HELPER=$HELPERS/vfork-block block_traced offcputime --state S
 	[ "$(us_in "$vfork_re")" = 0 ]
 }
 
 @test "offcputime: --state 2 (bcc's bits: TASK_UNINTERRUPTIBLE) counts the vfork wait, --state 1 not" {
 	vfork_re='__x64_sys_vfork;.*schedule [0-9]+$'
-	HELPER=$HELPERS/vfork-block block_traced --state 2
+	HELPER=$HELPERS/vfork-block block_traced offcputime --state 2
 	[ "$(us_in "$vfork_re")" -ge 950000 ]
-	HELPER=$HELPERS/vfork-block block_traced --state 1
+	HELPER=$HELPERS/vfork-block block_traced offcputime --state 1
 	[ "$(us_in "$vfork_re")" = 0 ]
 }
 

@@ -7,78 +7,29 @@
 
 bats_require_minimum_version 1.5.0
 load helpers
+load blocked
 
 setup() {
 	require_root
 	JOBS=()
 	CG=
+	# The waker lingers 5 s after its write, not 1: its memory maps must
+	# still be there when the tool stops and names its frames, which a
+	# loaded emulated guest can take over a second to get to.
+	BLOCK_ARGS=(1000 5000)
 }
 
 eval "helpers_$(declare -f teardown)"
 teardown() {
-	local j i d
-	for j in "${JOBS[@]}"; do
-		kill -KILL "$j" 2>/dev/null || true
-	done
-	wait 2>/dev/null || true
-	for d in ${CG:+"$CG/child" "$CG-sibling" "$CG"}; do
-		# A waker still lingering there.
-		[ ! -e "$d/cgroup.procs" ] ||
-			xargs -r kill -KILL <"$d/cgroup.procs" 2>/dev/null || true
-		for ((i = 0; i < 50; i++)); do
-			rmdir "$d" 2>/dev/null && break
-			sleep 0.1
-		done
-	done
+	blocked_cleanup
 	helpers_teardown
-}
-
-# block: pipe-block (or $HELPER), in cgroup $IN if set, waiting for its go
-# file ($GO); its pid in PID. The waker lingers 5 s after its write, not
-# 1: its memory maps must still be there when the tool stops and names its
-# frames, which a loaded emulated guest can take over a second to get to.
-block() {
-	GO=$BATS_TEST_TMPDIR/go
-	rm -f "$GO"
-	sh -c '[ -z "$1" ] || echo $$ >"$1/cgroup.procs" || exit 1
-		shift; exec "$@"' sh "${IN:-}" "${HELPER:-$HELPERS/pipe-block}" "$GO" \
-		1000 5000 >"$BATS_TEST_TMPDIR/pid" &
-	JOBS+=($!)
-	PID=$!
-	wait_for "$BATS_TEST_TMPDIR/pid" '^[0-9]+$'
-}
-
-# woken_traced ARG...: wakeuptime -p PID ARG... while pipe-block (PID)
-# blocks 1 s until its child pipe-waker writes; with IN set, wakeuptime
-# --cgroup $CG ARG... only.
-woken_traced() {
-	block
-	if [ -n "${IN:-}" ]; then
-		start_tool wakeuptime --cgroup "$CG" "$@"
-	else
-		start_tool wakeuptime -p "$PID" "$@"
-	fi
-	touch "$GO"
-	# The helper exits once its read returns, 1 s after the go.
-	local i
-	for ((i = 0; i < 100 * TIME_SCALE; i++)); do
-		kill -0 "$PID" 2>/dev/null || break
-		sleep 0.1
-	done
-	stop_tool
-	[ "$TOOL_STATUS" = 0 ]
-}
-
-# us_in REGEX: the microseconds of folded lines matching REGEX in $OUT.
-us_in() {
-	awk -v re="$1" '$0 ~ re { n += $NF } END { print n + 0 }' "$OUT"
 }
 
 # The woken task first, the waker's frames, the waker's name last.
 WOKEN_BY_WRITE='^pipe-block;([^;]+;)*main;bk_wake_write;.*(anon_)?pipe_write;.*try_to_wake_up;pipe-waker [0-9]+$'
 
 @test "wakeuptime: 1 s blocked on a pipe, under the writer's bk_wake_write, pipe_write and name" {
-	woken_traced
+	block_traced wakeuptime
 	us=$(us_in "$WOKEN_BY_WRITE")
 	echo "# woken by pipe-waker's write: $us us" >&3
 	# The block lasts from the go's read to the child's write 1 s later,
@@ -96,15 +47,15 @@ WOKEN_BY_WRITE='^pipe-block;([^;]+;)*main;bk_wake_write;.*(anon_)?pipe_write;.*t
 }
 
 @test "wakeuptime: -m 500000 keeps the 1 s block only, -M 500000 leaves it out" {
-	woken_traced -m 500000
+	block_traced wakeuptime -m 500000
 	[ "$(wc -l <"$OUT")" = 1 ]
 	[ "$(us_in "$WOKEN_BY_WRITE")" -ge 950000 ]
-	woken_traced -M 500000
+	block_traced wakeuptime -M 500000
 	[ "$(us_in 'pipe-waker')" = 0 ]
 }
 
 @test "wakeuptime: -j gives the woken task, the waker and its frames" {
-	woken_traced -j
+	block_traced wakeuptime -j
 	jq -e . "$OUT" >/dev/null
 	tail -1 "$OUT" | jq -e '.type == "summary" and .blocks > 0 and .lost == 0'
 	jq -se '[.[] | select(.type == null) | select(.comm == "pipe-waker")] |
@@ -124,7 +75,7 @@ WOKEN_BY_WRITE='^pipe-block;([^;]+;)*main;bk_wake_write;.*(anon_)?pipe_write;.*t
 	cp "$HELPERS/pipe-block" "$BATS_TEST_TMPDIR/pipe-other"
 	HELPER=$BATS_TEST_TMPDIR/pipe-other IN=$CG-sibling block
 	touch "$GO"
-	IN=$CG/child woken_traced -K
+	IN=$CG/child block_traced wakeuptime -K
 	# The child cgroup's helper and the writer it forks there are the
 	# only tasks woken, the sibling's never.
 	refute grep -Ev '^pipe-(block|waker);' "$OUT"
