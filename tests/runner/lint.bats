@@ -18,6 +18,12 @@ ROOT=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
 		[ "$1" = a ] && [ "$2" = b ]
 	}
 
+	arrays() {
+		JOBS=()
+		JOBS+=(1 "2 3")
+		ARGS=()
+	}
+
 	TEST "dead checks" {
 		run true
 		[ "$status" = 2 ] && [ -z "$output" ]
@@ -62,12 +68,12 @@ ROOT=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
 	echo "$output"
 	[ "$status" = 1 ]
 	[ "$(grep -o '^[^:]*:[0-9]*: [^,]*' <<<"$output")" = "$planted:2: an && list ending in a check
-$planted:12: an && list ending in a check
-$planted:14: an && list ending in a check
-$planted:21: a lone ! CMD
-$planted:22: an && list ending in a check
-$planted:25: an && list ending in a check
-$planted:27: an && list ending in a check" ]
+$planted:18: an && list ending in a check
+$planted:20: an && list ending in a check
+$planted:27: a lone ! CMD
+$planted:28: an && list ending in a check
+$planted:31: an && list ending in a check
+$planted:33: an && list ending in a check" ]
 }
 
 @test "lint-bats: the tests have no dead check" {
