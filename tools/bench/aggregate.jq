@@ -25,8 +25,11 @@ def diff($a; $b): if $a != null and $b != null then $a - $b else null end;
 
 # Values of one sample on its own: CPU cost per call or exec.
 def own:
-	if .calls then .ns_per_call = .cpu_seconds * 1e9 / .calls
+	if .calls and .cpu_seconds then .ns_per_call = .cpu_seconds * 1e9 / .calls
 		| .cpu_rate = .calls / .cpu_seconds
+	else . end
+	| if .ids_cpu_seconds then .ids_ns_per_record =
+		(.ids_cpu_seconds - .noids_cpu_seconds) * 1e9 / .calls
 	else . end
 	| if .bpf_run_ns then .bpf_ns_per_call = .bpf_run_ns / .calls
 	else . end
@@ -45,8 +48,9 @@ def same_path($rep; $kind):
 	.variant as $v | $rep | map(select(.variant == "\($kind)-\($v)"))[0];
 
 # Values against the untraced ($u) and stock ($s) runs of the repetition,
-# and a delivery path against the same path of the baseline build and
-# without the task's ids ($rep).
+# and a delivery path against the same path of the baseline build; and
+# what the task's ids add to its record (its pair run) against its cost
+# per call without them ($rep).
 def against($u; $s; $rep):
 	(.ns_per_call // .us_per_exec) as $c
 	| ($u.ns_per_call // $u.us_per_exec) as $uc
@@ -66,7 +70,11 @@ def against($u; $s; $rep):
 			ratio(.reader_ns_per_record; $b.reader_ns_per_record)
 	else . end
 	| same_path($rep; "noids") as $n
-	| if $n then .vs_noids = ratio(.ns_per_call; $n.ns_per_call)
+	| same_path($rep; "pair") as $p
+	| if $n.ns_per_call and $p.ids_ns_per_record then
+		.ids_ns_per_record = $p.ids_ns_per_record
+		| .vs_noids = ratio($n.ns_per_call + $p.ids_ns_per_record;
+			$n.ns_per_call)
 	else . end;
 
 # A tool's spawn-to-attached against the floor ($f) and, for bpfkit:TOOL,

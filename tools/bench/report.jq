@@ -64,11 +64,18 @@ def yes($ok): if $ok then "met" else "**not met**" end;
 	),
 	"",
 	(select($r.delivery.perf.vs_noids)
-		| "The task's ids in each record (cgroup, namespaces, pid), path by "
-		+ "path in each repetition: ns per call "
+		| "The task's ids in each record (cgroup, namespaces, pid), measured "
+		+ "in pairs (two processes taking turns on one CPU, one traced with "
+		+ "them, one without): ns added per record "
+		+ "perf \($r.delivery["pair-perf"].ids_ns_per_record | span(1)), "
+		+ "ring \($r.delivery["pair-ring"].ids_ns_per_record | span(1)), "
+		+ "every record delivered; "
+		+ "against a call without them, path by path in each repetition: "
 		+ "perf \($r.delivery.perf.vs_noids | times(3)), "
-		+ "ring \($r.delivery.ring.vs_noids | times(3)) of the same "
-		+ "records without them.",
+		+ "ring \($r.delivery.ring.vs_noids | times(3)) "
+		+ "(target: at most 1.05x, "
+		+ "\(yes([$r.delivery.perf.vs_noids.median,
+			$r.delivery.ring.vs_noids.median] | all(. <= 1.05))))",
 		""),
 	(select($p.baseline)
 		| "Against the baseline build (\($p.baseline)), path by path in each "
