@@ -36,6 +36,9 @@ def own:
 	| if .reader_cpu_ns and .delivered and .delivered > 0 then
 		.reader_ns_per_record = .reader_cpu_ns / .delivered
 	else . end
+	| if .window_events then
+		.read_bytes_per_event = .window_read_bytes / .window_events
+	else . end
 	| if .execs then .us_per_exec = .cpu_seconds * 1e6 / .execs else . end
 	| if .tracer_cpu_ns then
 		.tracer_cpu_ms_per_1000 = .tracer_cpu_ns / .execs / 1000
@@ -90,6 +93,14 @@ def startup_ratios($rep; $f):
 		else . end
 	else . end;
 
+# The containers row: peak RSS with 100 containers known against none,
+# from the repetition's samples ($rep).
+def container_ratios($rep):
+	if .test == "containers" and .variant == "containers" then
+		($rep | map(select(.variant == "host"))[0]) as $h
+		| .rss_growth_kb = diff(.rss_kb; $h.rss_kb)
+	else . end;
+
 # A sample's variant without its tool (the tools row's are TOOL:VARIANT).
 def kind: if .tool then .variant | split(":")[1] else .variant end;
 
@@ -127,7 +138,8 @@ def with_ratios:
 		| map(select(kind == "untraced"))[0] as $u
 		| map(select(kind == "stock"))[0] as $s
 		| map(select(kind == "floor"))[0] as $f
-		| map(against($u; $s; $rep) | startup_ratios($rep; $f))
+		| map(against($u; $s; $rep) | startup_ratios($rep; $f)
+			| container_ratios($rep))
 		| . as $done | map(tool_ratios($done)))
 	| flatten;
 
@@ -201,6 +213,9 @@ def summarize:
 			| select(.cpu_vs_peer != null and .cpu_vs_peer > 1) | .tool],
 		startup_above_floor_target: [$starts[]
 			| select(.vs_floor != null and .vs_floor > 1.5) | .tool],
+		containers_rss_growth_kb_target: 1024,
+		containers_rss_growth_kb:
+			$results.containers.containers.rss_growth_kb.median,
 		scrape_cpu_ms_target: 5,
 		scrape_met: (($results.scrape.bpfkit.cpu_ms.median // 1e9) <= 5)
 	},

@@ -403,6 +403,26 @@ def yes($ok): if $ok then "met" else "**not met**" end;
 		| row
 	),
 	"",
+	(select($r.containers)
+		| "### Containers: execsnoop --containers, 100 processes each running /bin/true once a second",
+		"",
+		"In 100 podman containers, or on the host; from 3 s to 6 s after",
+		"attaching, its events and the bytes it read (the run loop's timer",
+		"reads 8 bytes a tick; a file read per event would read hundreds).",
+		"",
+		"| processes | containers named | peak RSS | events, 3-6 s | bytes read per event, 3-6 s |",
+		"|---|---|---|---|---|",
+		(["host", "100 on the host"], ["containers", "100 in containers"]
+			| . as [$v, $name] | $r.containers[$v] | select(.)
+			| [$name, (.named | span(0)), (.rss_kb | rss),
+			   (.window_events | span(0)), (.read_bytes_per_event | span(2))]
+			| row),
+		"",
+		"Target: peak RSS at most \(.targets.containers_rss_growth_kb_target) KiB "
+		+ "more with 100 containers known: "
+		+ "\($r.containers.containers.rss_growth_kb | span(0)) KiB, "
+		+ "\(yes((.targets.containers_rss_growth_kb // 1e9) <= .targets.containers_rss_growth_kb_target)).",
+		""),
 	"### Metrics: \($p.scrapes) scrapes of syscount -P with \($p.scrape_series) processes' series",
 	"",
 	"The tool's own CPU per scrape, from its process_cpu_seconds_total.",
