@@ -46,6 +46,24 @@ def row: "| " + join(" | ") + " |";
 		| row
 	),
 	(
+		# What the task's ids (containers) add to a record, in pairs.
+		($r.delivery // {}) as $d
+		| (["perf", "perf buffer"], ["ring", "ring buffer"])
+		| . as [$v, $name] | $d[$v] | select(.vs_noids)
+		| ["delivery, \($name): a record with the task's ids, vs without",
+		   (.vs_noids | times(3)), "–", "–",
+		   "\($d["pair-\($v)"].ids_ns_per_record | med(1)) ns per record, measured in pairs on one CPU; target 1.05x"]
+		| row
+	),
+	(
+		$r.containers // {} | select(.containers)
+		| ["containers: execsnoop's peak RSS with 100 containers known, MiB",
+		   (.containers.rss_kb | med(1 / 1024; 1)), (.host.rss_kb | med(1 / 1024; 1)),
+		   "–",
+		   "counterpart: 100 host processes; \(.containers.rss_growth_kb | med(0)) KiB more (target 1024), \(.containers.read_bytes_per_event | med(1)) bytes read per event"]
+		| row
+	),
+	(
 		$r.execstorm // {} | select(.bpfkit)
 		| ["exec storm: execsnoop's CPU per 1000 execs, ms",
 		   (.bpfkit.tracer_cpu_ms_per_1000 | med(1)),
