@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
  * exec-pair GAP_MS PATH: run PATH twice, each from a child of its own, the
- * second exec at least GAP_MS after the first; print each child's pid and
- * the CLOCK_MONOTONIC time (ns) it called execve at, one "PID NS" line
- * each, so that a test can compare a tracer's times with the real gap.
+ * second exec at least GAP_MS after the first; print each child's pid, the
+ * CLOCK_MONOTONIC time (ns) it called execve at and the time it was seen
+ * to have exited, one "PID AT DONE" line each, so that a test can compare
+ * a tracer's times with the real gap: an event of the exec happened
+ * between AT and DONE, however long a busy machine kept the child from
+ * running in between.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,7 +54,7 @@ static int spawn(char *path, volatile unsigned long long *at)
 int main(int argc, char **argv)
 {
 	volatile unsigned long long *at;
-	unsigned long long second;
+	unsigned long long second, done[2];
 	struct timespec until;
 	int pid[2];
 	long gap_ms;
@@ -67,13 +70,16 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	pid[0] = spawn(argv[2], &at[0]);
+	waitpid(pid[0], NULL, 0);
+	done[0] = now_ns();
 	second = at[0] + gap_ms * 1000000ULL;
 	until.tv_sec = second / 1000000000ULL;
 	until.tv_nsec = second % 1000000000ULL;
 	clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &until, NULL);
 	pid[1] = spawn(argv[2], &at[1]);
-	while (wait(NULL) > 0)
-		;
-	printf("%d %llu\n%d %llu\n", pid[0], at[0], pid[1], at[1]);
+	waitpid(pid[1], NULL, 0);
+	done[1] = now_ns();
+	printf("%d %llu %llu\n%d %llu %llu\n", pid[0], at[0], done[0], pid[1],
+	       at[1], done[1]);
 	return 0;
 }
