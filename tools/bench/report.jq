@@ -75,7 +75,8 @@ def yes($ok): if $ok then "met" else "**not met**" end;
 		+ "ring \($r.delivery.ring.vs_noids | times(3)) "
 		+ "(target: at most 1.05x, "
 		+ "\(yes([$r.delivery.perf.vs_noids.median,
-			$r.delivery.ring.vs_noids.median] | all(. <= 1.05))))",
+			$r.delivery.ring.vs_noids.median]
+			| all(. != null and . <= 1.05))))",
 		""),
 	(select($p.baseline)
 		| "Against the baseline build (\($p.baseline)), path by path in each "
